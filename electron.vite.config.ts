@@ -1,0 +1,30 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+import { resolve } from 'node:path';
+
+export default defineConfig({
+  main: {
+    build: {
+      // Native and large runtime packages stay in node_modules; our code is bundled.
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      // A sandboxed preload cannot require packages: bundle zod and the contract into it.
+      externalizeDeps: false,
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].js' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,83 @@
+import Database from 'better-sqlite3';
+import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
+import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
+import fs from 'node:fs';
+import path from 'node:path';
+import * as schema from './schema';
+
+export type Db = BetterSQLite3Database<typeof schema>;
+export type SqliteHandle = Database.Database;
+
+export interface OpenedDatabase {
+  db: Db;
+  sqlite: SqliteHandle;
+  close(): void;
+}
+
+/** A database written by a newer Coverdesk: opening it could lose what that version wrote. */
+export class DatabaseFromFutureError extends Error {
+  constructor(
+    readonly file: string,
+    readonly found: number,
+    readonly known: number,
+  ) {
+    super(
+      `This database (${path.basename(file)}) was written by a newer version of Coverdesk ` +
+        `(schema version ${found}; this version knows up to ${known}). It was not opened or changed. ` +
+        'Install the newer version of Coverdesk to use it.',
+    );
+    this.name = 'DatabaseFromFutureError';
+  }
+}
+
+/**
+ * Finds drizzle/ by walking up from this module: the same code runs from src/ under tsx
+ * and vitest, from out/main when bundled, and from inside the packaged app's asar.
+ */
+export function findMigrationsDir(start = __dirname): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'drizzle');
+    if (fs.existsSync(path.join(candidate, 'meta', '_journal.json'))) return candidate;
+    if (path.dirname(dir) === dir) throw new Error(`No drizzle/ migrations folder above ${start}`);
+  }
+}
+
+export interface OpenDatabaseOptions {
+  file: string;
+  migrationsDir?: string;
+}
+
+export function openDatabase({ file, migrationsDir = findMigrationsDir() }: OpenDatabaseOptions): OpenedDatabase {
+  const migrations = readMigrationFiles({ migrationsFolder: migrationsDir });
+  const sqlite = new Database(file);
+  try {
+    refuseFutureSchema(sqlite, file, migrations);
+    sqlite.pragma('journal_mode = WAL');
+    // FULL: a commit the desk was told about survives a power cut, not only an app crash.
+    sqlite.pragma('synchronous = FULL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = drizzle({ client: sqlite, schema });
+    migrate(db, { migrationsFolder: migrationsDir });
+    sqlite.pragma(`user_version = ${migrations.length}`);
+    return { db, sqlite, close: () => sqlite.close() };
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+}
+
+function refuseFutureSchema(sqlite: SqliteHandle, file: string, migrations: { hash: string }[]): void {
+  const found = sqlite.pragma('user_version', { simple: true }) as number;
+  if (found > migrations.length) throw new DatabaseFromFutureError(file, found, migrations.length);
+  // Belt and braces: a migration we have never heard of means a newer (or foreign) schema.
+  const hasJournal = sqlite
+    .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .get();
+  if (!hasJournal) return;
+  const known = new Set(migrations.map((m) => m.hash));
+  const applied = sqlite.prepare('SELECT hash FROM __drizzle_migrations').all() as { hash: string }[];
+  const unknown = applied.filter((row) => !known.has(row.hash));
+  if (unknown.length > 0) throw new DatabaseFromFutureError(file, applied.length, migrations.length);
+}

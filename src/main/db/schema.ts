@@ -1,0 +1,187 @@
+import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import type {
+  Benefit,
+  CardSource,
+  CheckFailureReason,
+  ClearinghouseEntityError,
+  ExtractedFields,
+  Source,
+  Status,
+  SyncError,
+  SyncState,
+} from '../../shared/contract';
+
+/**
+ * One schema for every store: the host's local database and the sandbox's. The sandbox
+ * leaves the outbox empty; the host leaves `roster` empty. `remote_id` is the id the
+ * upstream gave a record the host sent it (null until synced, and always null in the sandbox).
+ */
+
+export const patients = sqliteTable('patients', {
+  id: text('id').primaryKey(),
+  first_name: text('first_name').notNull(),
+  last_name: text('last_name').notNull(),
+  date_of_birth: text('date_of_birth').notNull(),
+  created_at: text('created_at').notNull(),
+  remote_id: text('remote_id'),
+});
+
+/** Photo bytes live in files named by their object key; this row says they are complete. */
+export const photos = sqliteTable('photos', {
+  object_key: text('object_key').primaryKey(),
+  content_type: text('content_type').notNull(),
+  byte_size: integer('byte_size').notNull(),
+  created_at: text('created_at').notNull(),
+  remote_id: text('remote_id'),
+});
+
+export const insurance_cards = sqliteTable(
+  'insurance_cards',
+  {
+    id: text('id').primaryKey(),
+    patient_id: text('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    reference_id: text('reference_id'),
+    source: text('source').$type<CardSource>().notNull(),
+    network_status: text('network_status').$type<'in_network' | 'out_of_network'>(),
+    submission_id: text('submission_id'),
+    front_photo_object_key: text('front_photo_object_key').references(() => photos.object_key),
+    back_photo_object_key: text('back_photo_object_key').references(() => photos.object_key),
+    member_name: text('member_name'),
+    member_id: text('member_id'),
+    group_number: text('group_number'),
+    insurance_carrier_ids: text('insurance_carrier_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    plan_name: text('plan_name'),
+    rx_bin: text('rx_bin'),
+    rx_group: text('rx_group'),
+    rx_pcn: text('rx_pcn'),
+    dependent_names: text('dependent_names', { mode: 'json' }).$type<string[]>(),
+    plan_status: text('plan_status').$type<'active' | 'inactive'>(),
+    plan_status_fetched_at: text('plan_status_fetched_at'),
+    created_at: text('created_at').notNull(),
+    remote_id: text('remote_id'),
+  },
+  (t) => [index('insurance_cards_patient_id').on(t.patient_id), index('insurance_cards_member_id').on(t.member_id)],
+);
+
+export const extractions = sqliteTable(
+  'extractions',
+  {
+    id: text('id').primaryKey(),
+    insurance_card_id: text('insurance_card_id')
+      .notNull()
+      .references(() => insurance_cards.id),
+    status: text('status').$type<Status>().notNull(),
+    engine: text('engine').$type<'on_device' | 'upstream'>().notNull(),
+    fields: text('fields', { mode: 'json' }).$type<ExtractedFields>(),
+    text: text('text'),
+    failure_reason: text('failure_reason'),
+    created_at: text('created_at').notNull(),
+    finished_at: text('finished_at'),
+    remote_id: text('remote_id'),
+  },
+  (t) => [index('extractions_card').on(t.insurance_card_id)],
+);
+
+export const discoveries = sqliteTable(
+  'electronic_eligibility_discoveries',
+  {
+    id: text('id').primaryKey(),
+    insurance_card_id: text('insurance_card_id')
+      .notNull()
+      .references(() => insurance_cards.id),
+    patient_first_name: text('patient_first_name').notNull(),
+    patient_last_name: text('patient_last_name').notNull(),
+    patient_date_of_birth: text('patient_date_of_birth').notNull(),
+    insurance_card_member_id: text('insurance_card_member_id'),
+    source: text('source').$type<Source>().notNull(),
+    status: text('status').$type<Status>().notNull(),
+    created_at: text('created_at').notNull(),
+    finished_at: text('finished_at'),
+    remote_id: text('remote_id'),
+  },
+  (t) => [index('discoveries_card').on(t.insurance_card_id)],
+);
+
+export const checks = sqliteTable(
+  'electronic_eligibility_checks',
+  {
+    id: text('id').primaryKey(),
+    insurance_card_id: text('insurance_card_id')
+      .notNull()
+      .references(() => insurance_cards.id),
+    // Not foreign keys: providers and entities are reference data a refresh may replace.
+    provider_id: text('provider_id').notNull(),
+    clearinghouse_entity_id: text('clearinghouse_entity_id').notNull(),
+    electronic_eligibility_discovery_id: text('electronic_eligibility_discovery_id').references(() => discoveries.id),
+    provider_npi: text('provider_npi').notNull(),
+    patient_first_name: text('patient_first_name').notNull(),
+    patient_last_name: text('patient_last_name').notNull(),
+    patient_date_of_birth: text('patient_date_of_birth').notNull(),
+    insurance_card_member_id: text('insurance_card_member_id'),
+    service_type: text('service_type').notNull(),
+    status: text('status').$type<Status>().notNull(),
+    source: text('source').$type<Source>().notNull(),
+    failure_reason: text('failure_reason').$type<CheckFailureReason>(),
+    clearinghouse_entity_errors: text('clearinghouse_entity_errors', { mode: 'json' }).$type<ClearinghouseEntityError[]>(),
+    benefits: text('benefits', { mode: 'json' }).$type<Benefit[]>(),
+    created_at: text('created_at').notNull(),
+    finished_at: text('finished_at'),
+    remote_id: text('remote_id'),
+  },
+  (t) => [index('checks_card').on(t.insurance_card_id), index('checks_discovery').on(t.electronic_eligibility_discovery_id)],
+);
+
+export const providers = sqliteTable('providers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  npi: text('npi').notNull(),
+});
+
+export const clearinghouse_entities = sqliteTable('clearinghouse_entities', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  payer_id: text('payer_id').notNull(),
+});
+
+/**
+ * The outbox (DESIGN.md §3). Its id is the Idempotency-Key upstream. `depends_on` lists
+ * entry ids that must be synced first (a card waits for its patient and photos).
+ */
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: text('id').primaryKey(),
+    collection: text('collection').notNull(),
+    record_id: text('record_id').notNull(),
+    payload: text('payload', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    depends_on: text('depends_on', { mode: 'json' }).$type<string[]>().notNull(),
+    state: text('state').$type<SyncState>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    next_attempt_at: text('next_attempt_at'),
+    first_attempt_at: text('first_attempt_at'),
+    last_error: text('last_error', { mode: 'json' }).$type<SyncError>(),
+    remote_id: text('remote_id'),
+    created_at: text('created_at').notNull(),
+    updated_at: text('updated_at').notNull(),
+  },
+  (t) => [index('outbox_state_next').on(t.state, t.next_attempt_at), index('outbox_record').on(t.record_id)],
+);
+
+/** Stored first responses for Idempotency-Key replay (the HTTP layer, any service). */
+export const idempotency_keys = sqliteTable('idempotency_keys', {
+  scope: text('scope').notNull(),
+  key: text('key').notNull(),
+  request_hash: text('request_hash').notNull(),
+  status: integer('status'),
+  response_body: text('response_body'),
+  created_at: text('created_at').notNull(),
+  completed_at: text('completed_at'),
+}, (t) => [primaryKey({ columns: [t.scope, t.key] })]);
+
+/** Small key-value settings (upstream URL, default provider, …); secrets are not stored here. */
+export const settings = sqliteTable('settings', {
+  key: text('key').primaryKey(),
+  value: text('value', { mode: 'json' }).notNull(),
+});

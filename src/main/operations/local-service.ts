@@ -1,0 +1,97 @@
+import type { Db } from '../db/open-database';
+import { photos } from '../db/schema';
+import { enqueue, syncInfoFor } from '../outbox/outbox-store';
+import type { PhotoStore } from '../photos/photo-store';
+import { getRow, listRows, toResource } from '../records/record-store';
+import { TABLES, type RowOf } from '../records/tables';
+import type { Clock } from '../support/clock';
+import type { IdGenerator } from '../support/ids';
+import {
+  COLLECTIONS,
+  type CallContext,
+  type Collection,
+  type CreatableCollection,
+  type ListParams,
+  type ResourceOf,
+  type V1Service,
+} from '../../shared/contract';
+import { parseOrThrow } from '../../shared/service-error';
+import { buildRecord } from './create-builders';
+
+export interface RecordChange {
+  collection: Collection | 'photos';
+  id: string;
+}
+
+export interface LocalServiceDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  photos: PhotoStore;
+  photoUrl(objectKey: string): string;
+  /** Told after each commit, so the UI and the sync worker react without polling. */
+  onChange?(change: RecordChange): void;
+}
+
+/**
+ * The host's V1Service: validation, then the record and its outbox entry in one
+ * transaction. Everything the desk or a scanner creates goes through here.
+ */
+export function createLocalService(deps: LocalServiceDeps): V1Service {
+  const { db } = deps;
+
+  function present<K extends Collection>(collection: K, rows: RowOf<K>[]): ResourceOf<K>[] {
+    const withRemote = rows as unknown as { id: string; remote_id?: string | null }[];
+    const hasSync = withRemote.length > 0 && 'remote_id' in withRemote[0];
+    const sync = hasSync ? syncInfoFor(db, withRemote.map((r) => ({ id: r.id, remote_id: r.remote_id ?? null }))) : undefined;
+    return rows.map((row) => {
+      const resource = toResource(deps, collection, row) as ResourceOf<K> & { sync?: unknown };
+      if (sync) resource.sync = sync.get((row as { id: string }).id);
+      return resource;
+    });
+  }
+
+  return {
+    async create<K extends CreatableCollection>(collection: K, rawInput: unknown, context: CallContext) {
+      const input = parseOrThrow(COLLECTIONS[collection].create, rawInput);
+      const row = db.transaction(() => {
+        const built = buildRecord(deps, collection, input as never, context);
+        db.insert(TABLES[collection]).values(built.row as never).run();
+        enqueue(deps, { collection, record_id: built.row.id, payload: input as Record<string, unknown>, refs: built.refs });
+        return getRow(db, collection, built.row.id);
+      });
+      deps.onChange?.({ collection, id: row.id });
+      return present(collection, [row])[0];
+    },
+
+    async get(collection, id) {
+      return present(collection, [getRow(db, collection, id)])[0];
+    },
+
+    async list(collection, params?: ListParams) {
+      const page = listRows(db, collection, params);
+      return { ...page, data: present(collection, page.data) };
+    },
+
+    async uploadPhoto(upload) {
+      const stored = deps.photos.put(upload);
+      const created = db.transaction(() => {
+        const inserted = db
+          .insert(photos)
+          .values({ ...stored, created_at: deps.clock.now().toISOString() })
+          .onConflictDoNothing()
+          .run();
+        // The same bytes twice are one photo: one row, one trip upstream.
+        if (inserted.changes === 0) return false;
+        enqueue(deps, { collection: 'photos', record_id: stored.object_key, payload: { object_key: stored.object_key }, refs: [] });
+        return true;
+      });
+      if (created) deps.onChange?.({ collection: 'photos', id: stored.object_key });
+      return { object_key: stored.object_key };
+    },
+
+    async readPhoto(objectKey) {
+      return deps.photos.read(objectKey);
+    },
+  };
+}

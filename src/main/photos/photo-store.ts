@@ -1,0 +1,82 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  MAX_PHOTO_BYTES,
+  ObjectKey,
+  PHOTO_CONTENT_TYPES,
+  type PhotoContentType,
+  type PhotoUpload,
+  type StoredPhoto,
+} from '../../shared/contract';
+import { ServiceError } from '../../shared/service-error';
+
+export interface PhotoStore {
+  /** Validates and writes the bytes (once per content); the caller records the row. */
+  put(upload: PhotoUpload): { object_key: string; content_type: PhotoContentType; byte_size: number };
+  read(objectKey: string): StoredPhoto;
+  has(objectKey: string): boolean;
+}
+
+const EXTENSIONS: Record<PhotoContentType, string> = { 'image/jpeg': 'jpg', 'image/png': 'png' };
+const SIGNATURES: Record<PhotoContentType, number[]> = {
+  'image/jpeg': [0xff, 0xd8, 0xff],
+  'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+};
+
+export function validatePhoto(upload: PhotoUpload): PhotoContentType {
+  const type = upload.content_type.split(';')[0].trim().toLowerCase();
+  if (!(PHOTO_CONTENT_TYPES as readonly string[]).includes(type)) {
+    throw new ServiceError('unsupported_media_type', `Photos must be sent as ${PHOTO_CONTENT_TYPES.join(' or ')}.`);
+  }
+  const contentType = type as PhotoContentType;
+  if (upload.bytes.byteLength > MAX_PHOTO_BYTES) {
+    throw new ServiceError('payload_too_large', `A photo must be at most ${MAX_PHOTO_BYTES / 1024 / 1024} MiB.`);
+  }
+  const signature = SIGNATURES[contentType];
+  if (upload.bytes.byteLength < signature.length + 1 || !signature.every((byte, i) => upload.bytes[i] === byte)) {
+    throw new ServiceError('validation_failed', `The photo is not a ${contentType} image.`, [
+      { path: 'body', code: 'invalid_image', message: `The body must be the bytes of a ${contentType} image.` },
+    ]);
+  }
+  return contentType;
+}
+
+/** Photos as files named by content hash (DESIGN.md §3): writing the same photo twice is free. */
+export function createPhotoStore(dir: string): PhotoStore {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const fileOf = (objectKey: string) => path.join(dir, ObjectKey.parse(objectKey));
+
+  return {
+    put(upload) {
+      const content_type = validatePhoto(upload);
+      const hash = createHash('sha256').update(upload.bytes).digest('hex');
+      const object_key = `${hash}.${EXTENSIONS[content_type]}`;
+      const file = path.join(dir, object_key);
+      if (!fs.existsSync(file)) {
+        // Write beside, fsync, then rename: a crash never leaves a half photo under its key.
+        const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+        const fd = fs.openSync(temp, 'wx', 0o600);
+        try {
+          fs.writeSync(fd, upload.bytes);
+          fs.fsyncSync(fd);
+        } finally {
+          fs.closeSync(fd);
+        }
+        fs.renameSync(temp, file);
+      }
+      return { object_key, content_type, byte_size: upload.bytes.byteLength };
+    },
+    read(objectKey) {
+      const key = ObjectKey.safeParse(objectKey);
+      if (!key.success || !fs.existsSync(fileOf(objectKey))) {
+        throw new ServiceError('resource_not_found', 'No photo with that object key exists.');
+      }
+      const content_type: PhotoContentType = objectKey.endsWith('.png') ? 'image/png' : 'image/jpeg';
+      return { content_type, bytes: new Uint8Array(fs.readFileSync(fileOf(objectKey))) };
+    },
+    has(objectKey) {
+      return ObjectKey.safeParse(objectKey).success && fs.existsSync(fileOf(objectKey));
+    },
+  };
+}

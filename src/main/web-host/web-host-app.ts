@@ -1,0 +1,75 @@
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { streamSSE } from 'hono/streaming';
+import { timingSafeEqual } from 'node:crypto';
+import path from 'node:path';
+import { BRIDGE_EVENT_NAMES } from '../../shared/bridge/contract';
+import { MAX_PHOTO_BYTES } from '../../shared/contract';
+import { ServiceError } from '../../shared/service-error';
+import { dispatchBridgeCall, toBridgeError } from '../bridge/dispatch';
+import type { BridgeHandlers } from '../bridge/handlers';
+import type { EventHub } from '../support/event-hub';
+
+export interface WebHostAppDeps {
+  bridge: BridgeHandlers;
+  events: EventHub;
+  /** Per-run secret: every bridge call and the event stream must present it. */
+  secret: string;
+  /** The built renderer (out/renderer). */
+  rendererDir: string;
+}
+
+function secretMatches(expected: string, given: string | undefined): boolean {
+  if (!given) return false;
+  const a = Buffer.from(expected);
+  const b = Buffer.from(given);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * The bridge over HTTP + Server-Sent Events, and the built renderer: how the UI runs in a
+ * plain browser and how Playwright drives the real UI against the real host.
+ */
+export function createWebHostApp(deps: WebHostAppDeps): Hono {
+  const app = new Hono();
+  const forbidden = () =>
+    ({ ok: false, error: { ...new ServiceError('unauthorized', 'Open Coverdesk from the address it printed at start.').toBody(), status: 401 } }) as const;
+
+  app.post(
+    '/bridge/:method',
+    // A photo travels as base64 inside JSON: 4/3 of its size, plus the envelope.
+    bodyLimit({ maxSize: Math.ceil((MAX_PHOTO_BYTES * 4) / 3) + 64 * 1024, onError: (c) => c.json({ ok: false, error: { ...new ServiceError('payload_too_large', 'That is too large to send.').toBody(), status: 413 } }, 413) }),
+    async (c) => {
+      if (!secretMatches(deps.secret, c.req.header('x-coverdesk-secret'))) return c.json(forbidden(), 401);
+      let input: unknown;
+      try {
+        input = await c.req.json();
+      } catch {
+        return c.json({ ok: false, error: toBridgeError(new ServiceError('malformed_json', 'The request body is not valid JSON.')) }, 400);
+      }
+      const result = await dispatchBridgeCall(deps.bridge, c.req.param('method'), input);
+      // Bridge errors travel in the body with their code; the HTTP status stays 200 so the
+      // client has one shape to read, as over IPC.
+      return c.json(result);
+    },
+  );
+
+  app.get('/bridge/events', (c) => {
+    if (!secretMatches(deps.secret, c.req.query('secret'))) return c.json(forbidden(), 401);
+    return streamSSE(c, async (stream) => {
+      const unsubscribe = BRIDGE_EVENT_NAMES.map((event) =>
+        deps.events.on(event, (payload) => void stream.writeSSE({ event, data: JSON.stringify(payload) })),
+      );
+      const keepAlive = setInterval(() => void stream.writeSSE({ event: 'ping', data: '' }), 15_000);
+      await new Promise<void>((resolve) => stream.onAbort(resolve));
+      clearInterval(keepAlive);
+      unsubscribe.forEach((off) => off());
+    });
+  });
+
+  const root = path.relative(process.cwd(), deps.rendererDir) || '.';
+  app.use('/*', serveStatic({ root }));
+  app.get('/*', serveStatic({ root, path: 'index.html' }));
+  return app;
+}

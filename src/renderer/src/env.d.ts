@@ -1,0 +1,7 @@
+import type { BridgeApi } from '../../shared/bridge/contract';
+
+declare global {
+  interface Window {
+    coverdesk: BridgeApi;
+  }
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import {
+  Check,
+  CheckCreate,
+  ClearinghouseEntity,
+  Discovery,
+  ErrorBody,
+  Extraction,
+  ExtractionCreate,
+  Id,
+  InsuranceCard,
+  InsuranceCardCreate,
+  ListPage,
+  ListParams,
+  Patient,
+  PatientCreate,
+  PhotoContentType,
+  PhotoObject,
+  Provider,
+} from '../contract';
+
+const ById = z.strictObject({ id: Id });
+const List = ListParams.partial();
+
+/**
+ * Every call the renderer may make, declared once: name → zod input and output. The
+ * Electron IPC adapter, the preload and the web host's HTTP bridge are all built from
+ * this table, and the renderer only ever sees `window.coverdesk`.
+ * Records made here are `dashboard`: the channel sets the source, never the renderer.
+ */
+export const BRIDGE_METHODS = {
+  'patients.create': { input: PatientCreate, output: Patient },
+  'patients.get': { input: ById, output: Patient },
+  'patients.list': { input: List, output: ListPage(Patient) },
+
+  'photos.upload': {
+    input: z.strictObject({ content_type: PhotoContentType, data_base64: z.base64() }),
+    output: PhotoObject,
+  },
+  'photos.read': {
+    input: z.strictObject({ object_key: z.string() }),
+    output: z.object({ content_type: PhotoContentType, data_base64: z.string() }),
+  },
+
+  'cards.create': { input: InsuranceCardCreate, output: InsuranceCard },
+  'cards.get': { input: ById, output: InsuranceCard },
+  'cards.list': { input: List, output: ListPage(InsuranceCard) },
+
+  'extractions.create': { input: ExtractionCreate, output: Extraction },
+  'extractions.get': { input: ById, output: Extraction },
+
+  // The seed's discovery request carries `source`; from the desk it is always `dashboard`.
+  'discoveries.create': { input: z.strictObject({ insurance_card_id: Id }), output: Discovery },
+  'discoveries.get': { input: ById, output: Discovery },
+  'discoveries.list': { input: List, output: ListPage(Discovery) },
+
+  'checks.create': { input: CheckCreate, output: Check },
+  'checks.get': { input: ById, output: Check },
+  'checks.list': { input: List, output: ListPage(Check) },
+
+  'providers.list': { input: List, output: ListPage(Provider) },
+  'clearinghouseEntities.list': { input: List, output: ListPage(ClearinghouseEntity) },
+} as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
+
+export type BridgeMethod = keyof typeof BRIDGE_METHODS;
+export type BridgeInput<M extends BridgeMethod> = z.input<(typeof BRIDGE_METHODS)[M]['input']>;
+export type BridgeParsedInput<M extends BridgeMethod> = z.output<(typeof BRIDGE_METHODS)[M]['input']>;
+export type BridgeOutput<M extends BridgeMethod> = z.infer<(typeof BRIDGE_METHODS)[M]['output']>;
+export const BRIDGE_METHOD_NAMES = Object.keys(BRIDGE_METHODS) as BridgeMethod[];
+
+export function isBridgeMethod(name: string): name is BridgeMethod {
+  return Object.hasOwn(BRIDGE_METHODS, name);
+}
+
+/** Events the host pushes to the renderer. */
+export const BRIDGE_EVENTS = {
+  'records.changed': z.object({ collection: z.string(), id: z.string() }),
+} as const satisfies Record<string, z.ZodType>;
+
+export type BridgeEvent = keyof typeof BRIDGE_EVENTS;
+export type BridgeEventPayload<E extends BridgeEvent> = z.infer<(typeof BRIDGE_EVENTS)[E]>;
+export const BRIDGE_EVENT_NAMES = Object.keys(BRIDGE_EVENTS) as BridgeEvent[];
+
+/** Every call answers this, so errors cross IPC and HTTP with their codes intact. */
+export const BridgeResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: ErrorBody.extend({ status: z.number().int() }) }),
+]);
+export type BridgeError = ErrorBody & { status: number };
+export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };
+
+/** `window.coverdesk`: `coverdesk.patients.create(input)` for `patients.create`. */
+type Split<M extends string> = M extends `${infer D}.${infer V}` ? [D, V] : never;
+export type BridgeApi = {
+  [D in Split<BridgeMethod>[0]]: {
+    [M in BridgeMethod as Split<M>[0] extends D ? Split<M>[1] : never]: (input: BridgeInput<M>) => Promise<BridgeResult<BridgeOutput<M>>>;
+  };
+} & {
+  on<E extends BridgeEvent>(event: E, listener: (payload: BridgeEventPayload<E>) => void): () => void;
+};
+
+/** Builds the nested `window.coverdesk` object from one invoke function (preload, web client). */
+export function buildBridgeApi(
+  invoke: (method: BridgeMethod, input: unknown) => Promise<BridgeResult<unknown>>,
+  on: (event: BridgeEvent, listener: (payload: unknown) => void) => () => void,
+): BridgeApi {
+  const api: Record<string, Record<string, unknown>> = {};
+  for (const method of BRIDGE_METHOD_NAMES) {
+    const [domain, verb] = method.split('.') as [string, string];
+    api[domain] ??= {};
+    api[domain][verb] = (input: unknown) => invoke(method, input);
+  }
+  return { ...api, on } as unknown as BridgeApi;
+}

@@ -1,0 +1,14 @@
+export * from './benefits';
+export * from './common';
+export * from './eligibility';
+export * from './entity-errors';
+export * from './errors';
+export * from './extraction';
+export * from './insurance-card';
+export * from './list';
+export * from './patient';
+export * from './photo';
+export * from './reference';
+export * from './resources';
+export * from './service-types';
+export type * from './v1-service';

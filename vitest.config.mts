@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/unit/**/*.test.ts', 'test/integration/**/*.test.ts', 'test/renderer/**/*.test.{ts,tsx}'],
+    // Playwright specs live in test/e2e and run under Playwright, not here.
+    exclude: ['test/e2e/**', 'node_modules/**'],
+    pool: 'forks',
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+});
