@@ -58,17 +58,34 @@ export function notFound(what: string, id: string): ServiceError {
   return new ServiceError('resource_not_found', `No ${what} with id ${id} exists.`);
 }
 
+/** Whether the value at `path` is absent from the input (zod does not report inputs). */
+function isMissing(input: unknown, path: PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return true;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value === undefined;
+}
+
 /** Turns zod issues into field errors that say what is allowed, without echoing values. */
-export function fieldErrorsFromZod(error: z.ZodError): FieldError[] {
-  return error.issues.map((issue) => {
+export function fieldErrorsFromZod(error: z.ZodError, input: unknown): FieldError[] {
+  // One message per field: the first problem is the one to fix first.
+  const seen = new Set<string>();
+  const issues = error.issues.filter((issue) => {
+    const key = issue.code === 'unrecognized_keys' ? `${issue.path.join('.')}+${issue.keys.join(',')}` : issue.path.join('.');
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return issues.map((issue) => {
     const path = issue.path.map(String).join('.');
+    if (issue.path.length > 0 && (issue.code === 'invalid_type' || issue.code === 'invalid_value') && isMissing(input, issue.path)) {
+      return { path, code: 'required', message: `${path} is required.` };
+    }
     switch (issue.code) {
-      case 'invalid_type': {
-        const missing = issue.input === undefined;
-        return missing
-          ? { path, code: 'required', message: `${path || 'The body'} is required.` }
-          : { path, code: 'invalid_type', message: `${path || 'The body'} must be ${article(issue.expected)}.` };
-      }
+      case 'invalid_type':
+        return { path, code: 'invalid_type', message: `${path || 'The body'} must be ${article(issue.expected)}.` };
       case 'invalid_value': {
         const allowed = issue.values.map(String);
         const shown = allowed.length > 12 ? `${allowed.slice(0, 12).join(', ')}, … (${allowed.length} values; see the contract)` : allowed.join(', ');
@@ -115,6 +132,6 @@ function article(expected: string): string {
 /** Parses with a schema or throws a 422 that names every offending field. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw validationFailed(fieldErrorsFromZod(result.error));
+  if (!result.success) throw validationFailed(fieldErrorsFromZod(result.error, input));
   return result.data;
 }

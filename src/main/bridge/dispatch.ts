@@ -1,5 +1,5 @@
 import { BRIDGE_METHODS, isBridgeMethod, type BridgeError, type BridgeResult } from '../../shared/bridge/contract';
-import { ServiceError, fieldErrorsFromZod, validationFailed } from '../../shared/service-error';
+import { ServiceError, parseOrThrow } from '../../shared/service-error';
 import type { BridgeHandlers } from './handlers';
 
 /**
@@ -11,10 +11,8 @@ import type { BridgeHandlers } from './handlers';
 export async function dispatchBridgeCall(handlers: BridgeHandlers, method: string, input: unknown): Promise<BridgeResult<unknown>> {
   try {
     if (!isBridgeMethod(method)) throw new ServiceError('route_not_found', `There is no bridge method named ${method}.`);
-    const parsed = BRIDGE_METHODS[method].input.safeParse(input ?? {});
-    if (!parsed.success) throw validationFailed(fieldErrorsFromZod(parsed.error));
     const handler = handlers[method] as (input: unknown) => Promise<unknown>;
-    return { ok: true, value: await handler(parsed.data) };
+    return { ok: true, value: await handler(parseOrThrow(BRIDGE_METHODS[method].input, input ?? {})) };
   } catch (error) {
     return { ok: false, error: toBridgeError(error) };
   }

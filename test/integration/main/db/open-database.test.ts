@@ -1,0 +1,59 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseFromFutureError, findMigrationsDir, openDatabase } from '../../../../src/main/db/open-database';
+import { makeTempDir } from '../../../support/temp-dir';
+
+const temps: { cleanup(): void }[] = [];
+function tempFile() {
+  const temp = makeTempDir();
+  temps.push(temp);
+  return path.join(temp.dir, 'db.sqlite');
+}
+afterEach(() => temps.splice(0).forEach((t) => t.cleanup()));
+
+const migrationCount = JSON.parse(fs.readFileSync(path.join(findMigrationsDir(), 'meta', '_journal.json'), 'utf8')).entries.length;
+
+describe('openDatabase', () => {
+  it('applies the migrations, turns on WAL and foreign keys, and records the schema version', () => {
+    const file = tempFile();
+    const { sqlite, close } = openDatabase({ file });
+    expect(sqlite.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(sqlite.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(sqlite.pragma('user_version', { simple: true })).toBe(migrationCount);
+    const tables = (sqlite.prepare("SELECT name FROM sqlite_master WHERE type='table'").all() as { name: string }[]).map((t) => t.name);
+    expect(tables).toEqual(expect.arrayContaining(['patients', 'insurance_cards', 'outbox', 'electronic_eligibility_checks']));
+    expect(() => sqlite.prepare("INSERT INTO insurance_cards (id, patient_id, source, insurance_carrier_ids, created_at) VALUES ('ic_1', 'pat_missing', 'api', '[]', 'x')").run()).toThrow(/FOREIGN KEY/);
+    close();
+  });
+
+  it('opens its own database again without migrating twice', () => {
+    const file = tempFile();
+    openDatabase({ file }).close();
+    const again = openDatabase({ file });
+    expect((again.sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n).toBe(migrationCount);
+    again.close();
+  });
+
+  it('refuses a database written by a newer version, without changing it', () => {
+    const file = tempFile();
+    openDatabase({ file }).close();
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${migrationCount + 1}`);
+    raw.close();
+    const before = fs.readFileSync(file);
+    expect(() => openDatabase({ file })).toThrow(DatabaseFromFutureError);
+    expect(() => openDatabase({ file })).toThrow(/newer version of Coverdesk .*not opened or changed/);
+    expect(fs.readFileSync(file).equals(before)).toBe(true);
+  });
+
+  it('refuses a database with a migration this version has never heard of', () => {
+    const file = tempFile();
+    openDatabase({ file }).close();
+    const raw = new Database(file);
+    raw.prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-the-future', 1)").run();
+    raw.close();
+    expect(() => openDatabase({ file })).toThrow(DatabaseFromFutureError);
+  });
+});

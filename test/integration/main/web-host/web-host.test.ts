@@ -1,0 +1,82 @@
+import http from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startWebHost, type WebHost } from '../../../../src/main/web-host/start-web-host';
+import { makeTempDir } from '../../../support/temp-dir';
+
+let web: WebHost;
+let temp: { dir: string; cleanup(): void };
+let secret: string;
+
+beforeEach(async () => {
+  temp = makeTempDir();
+  web = await startWebHost({ dataDir: temp.dir, port: 0 });
+  secret = new URL(web.url).hash.replace('#secret=', '');
+});
+afterEach(async () => {
+  await web.close();
+  temp.cleanup();
+});
+
+function call(method: string, body: unknown, headers: Record<string, string> = { 'x-coverdesk-secret': secret }) {
+  return fetch(`${web.origin}/bridge/${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+describe('web host', () => {
+  it('listens on loopback and prints a URL with a per-run secret in its fragment', () => {
+    expect(web.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('refuses bridge calls and the event stream without the secret, writing nothing', async () => {
+    for (const headers of [{}, { 'x-coverdesk-secret': 'nope' }, { 'x-coverdesk-secret': `${secret}x` }] as Record<string, string>[]) {
+      const response = await call('patients.create', { first_name: 'A', last_name: 'B', date_of_birth: '2000-01-01' }, headers);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
+    }
+    expect((await fetch(`${web.origin}/bridge/events?secret=wrong`)).status).toBe(401);
+    const list = (await (await call('patients.list', {})).json()) as { value: { data: unknown[] } };
+    expect(list.value.data).toEqual([]);
+  });
+
+  it('answers calls with {ok, value} or {ok, error} and malformed JSON with a coded error', async () => {
+    const created = await (await call('patients.create', { first_name: 'A', last_name: 'B', date_of_birth: '2000-01-01' })).json();
+    expect(created).toMatchObject({ ok: true, value: { first_name: 'A', sync: { state: 'queued' } } });
+    const invalid = await (await call('patients.create', { first_name: 'A' })).json();
+    expect(invalid).toMatchObject({ ok: false, error: { code: 'validation_failed', status: 422 } });
+    const malformed = await call('patients.create', '{"first_name":');
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ ok: false, error: { code: 'malformed_json' } });
+  });
+
+  it('pushes records.changed over Server-Sent Events', async () => {
+    const received = new Promise<string>((resolve, reject) => {
+      const request = http.get(`${web.origin}/bridge/events?secret=${secret}`, (response) => {
+        expect(response.headers['content-type']).toMatch(/text\/event-stream/);
+        let buffer = '';
+        response.on('data', (chunk: Buffer) => {
+          buffer += chunk.toString();
+          if (buffer.includes('event: records.changed')) {
+            request.destroy();
+            resolve(buffer);
+          }
+        });
+        // Create once the stream is open.
+        void call('patients.create', { first_name: 'A', last_name: 'B', date_of_birth: '2000-01-01' });
+      });
+      request.on('error', reject);
+    });
+    const stream = await received;
+    expect(stream).toMatch(/data: \{"collection":"patients","id":"pat_[0-9A-Z]{26}"\}/);
+  });
+
+  it('serves the renderer page', async () => {
+    const page = await fetch(`${web.origin}/`);
+    // The page exists once `electron-vite build` has run (npm test builds first).
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root"></div>');
+  });
+});
