@@ -185,3 +185,30 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).notNull(),
 });
+
+/**
+ * Scanned cards dropped in the hot folder, waiting for the desk to attach them to a
+ * patient in Intake. The photos are already stored (and queued upstream); the item only
+ * says which belong together and what the scanner's sidecar and the extraction said.
+ */
+export const inbox_items = sqliteTable(
+  'inbox_items',
+  {
+    id: text('id').primaryKey(),
+    front_photo_object_key: text('front_photo_object_key')
+      .notNull()
+      .references(() => photos.object_key),
+    back_photo_object_key: text('back_photo_object_key').references(() => photos.object_key),
+    patient_id: text('patient_id'),
+    patient_first_name: text('patient_first_name'),
+    patient_last_name: text('patient_last_name'),
+    patient_date_of_birth: text('patient_date_of_birth'),
+    extraction_status: text('extraction_status').$type<Status>().notNull(),
+    extraction_fields: text('extraction_fields', { mode: 'json' }).$type<ExtractedFields>(),
+    extraction_failure_reason: text('extraction_failure_reason'),
+    state: text('state').$type<'new' | 'used' | 'dismissed'>().notNull(),
+    insurance_card_id: text('insurance_card_id'),
+    created_at: text('created_at').notNull(),
+  },
+  (t) => [index('inbox_items_state').on(t.state)],
+);

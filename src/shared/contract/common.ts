@@ -11,6 +11,7 @@ export const ID_PREFIX = {
   clearinghouse_entity: 'che',
   request: 'req',
   outbox_entry: 'obx',
+  inbox_item: 'inb',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 
