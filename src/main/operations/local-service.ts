@@ -1,7 +1,8 @@
 import type { Db } from '../db/open-database';
 import { photos } from '../db/schema';
 import { enqueue, syncInfoFor } from '../outbox/outbox-store';
-import type { PhotoStore } from '../photos/photo-store';
+import { assertDecodableImage } from '../photos/image-check';
+import { validatePhoto, type PhotoStore } from '../photos/photo-store';
 import { getRow, listRows, toResource } from '../records/record-store';
 import { TABLES, type RowOf } from '../records/tables';
 import type { Clock } from '../support/clock';
@@ -74,6 +75,8 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
     },
 
     async uploadPhoto(upload) {
+      validatePhoto(upload);
+      await assertDecodableImage(upload.bytes);
       const stored = deps.photos.put(upload);
       const created = db.transaction(() => {
         const inserted = db

@@ -4,6 +4,7 @@ export * from './eligibility';
 export * from './entity-errors';
 export * from './errors';
 export * from './extraction';
+export * from './inbox-item';
 export * from './insurance-card';
 export * from './list';
 export * from './patient';
