@@ -1,5 +1,7 @@
 import type { BridgeMethod, BridgeOutput, BridgeParsedInput } from '../../shared/bridge/contract';
 import type { CallContext, V1Service } from '../../shared/contract';
+import type { Db } from '../db/open-database';
+import { listInboxItems, resolveInboxItem } from '../inbox/inbox-store';
 
 export type BridgeHandlers = {
   [M in BridgeMethod]: (input: BridgeParsedInput<M>) => Promise<BridgeOutput<M>>;
@@ -7,13 +9,14 @@ export type BridgeHandlers = {
 
 export interface BridgeHandlerDeps {
   service: V1Service;
+  db: Db;
 }
 
 /** The desk's channel: everything the renderer creates is `dashboard`. */
 const DESK: CallContext = { source: 'dashboard' };
 
 /** One handler per bridge method, grouped by domain; each is a thin call into the host. */
-export function createBridgeHandlers({ service }: BridgeHandlerDeps): BridgeHandlers {
+export function createBridgeHandlers({ service, db }: BridgeHandlerDeps): BridgeHandlers {
   return {
     'patients.create': (input) => service.create('patients', input, DESK),
     'patients.get': ({ id }) => service.get('patients', id),
@@ -41,6 +44,9 @@ export function createBridgeHandlers({ service }: BridgeHandlerDeps): BridgeHand
     'checks.create': (input) => service.create('electronic_eligibility_checks', input, DESK),
     'checks.get': ({ id }) => service.get('electronic_eligibility_checks', id),
     'checks.list': (params) => service.list('electronic_eligibility_checks', params),
+
+    'inbox.list': async ({ state }) => ({ data: listInboxItems(db, state) }),
+    'inbox.resolve': async (input) => resolveInboxItem(db, input),
 
     'providers.list': (params) => service.list('providers', params),
     'clearinghouseEntities.list': (params) => service.list('clearinghouse_entities', params),

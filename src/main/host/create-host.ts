@@ -59,7 +59,7 @@ export function createHost(options: HostOptions): Host {
     dataDir: options.dataDir,
     database,
     service,
-    bridge: createBridgeHandlers({ service }),
+    bridge: createBridgeHandlers({ service, db: database.db }),
     events,
     async close() {
       database.close();

@@ -8,6 +8,7 @@ import {
   Extraction,
   ExtractionCreate,
   Id,
+  InboxItem,
   InsuranceCard,
   InsuranceCardCreate,
   ListPage,
@@ -57,6 +58,15 @@ export const BRIDGE_METHODS = {
   'checks.create': { input: CheckCreate, output: Check },
   'checks.get': { input: ById, output: Check },
   'checks.list': { input: List, output: ListPage(Check) },
+
+  'inbox.list': {
+    input: z.strictObject({ state: InboxItem.shape.state.optional() }),
+    output: z.object({ data: z.array(InboxItem) }),
+  },
+  'inbox.resolve': {
+    input: z.strictObject({ id: Id, state: z.enum(['used', 'dismissed']), insurance_card_id: Id.optional() }),
+    output: InboxItem,
+  },
 
   'providers.list': { input: List, output: ListPage(Provider) },
   'clearinghouseEntities.list': { input: List, output: ListPage(ClearinghouseEntity) },
