@@ -1,0 +1,66 @@
+/** What every benchmark reports: one JSON line each, plus a row in the table. */
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+  /** Ours against the raw limit measured in the same run, higher is better (1 = as fast). */
+  ratio: number | null;
+  /** The raw limit's figure, in the same unit. */
+  baseline: number | null;
+  goal?: string;
+  met?: boolean;
+}
+
+export interface BenchOptions {
+  quick: boolean;
+}
+
+export type Benchmark = (options: BenchOptions) => Promise<BenchResult[]>;
+
+export function percentile(samples: number[], p: number): number {
+  if (samples.length === 0) return NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index];
+}
+
+export const median = (samples: number[]) => percentile(samples, 50);
+
+/** Runs `fn` `warmup` times unmeasured, then `iterations` times; returns each duration in ms. */
+export async function timeEach(iterations: number, warmup: number, fn: (i: number) => unknown): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await fn(-1 - i);
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = process.hrtime.bigint();
+    await fn(i);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return samples;
+}
+
+export function round(value: number, digits = 2): number {
+  const f = 10 ** digits;
+  return Math.round(value * f) / f;
+}
+
+export function printResults(results: BenchResult[]): void {
+  for (const r of results) {
+    console.log(JSON.stringify({ name: r.name, value: round(r.value, 3), unit: r.unit, ratio: r.ratio === null ? null : round(r.ratio, 3), baseline: r.baseline === null ? null : round(r.baseline, 3) }));
+  }
+}
+
+export function printTable(results: BenchResult[]): void {
+  const rows = results.map((r) => [
+    r.name,
+    `${round(r.value)} ${r.unit}`,
+    r.baseline === null ? '' : `${round(r.baseline)} ${r.unit}`,
+    r.ratio === null ? '' : round(r.ratio, 2).toFixed(2),
+    r.goal ? `${r.goal} ${r.met ? '✓' : '✗'}` : '',
+  ]);
+  const header = ['benchmark', 'value', 'raw limit', 'ratio', 'goal'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const row of rows) console.log(line(row));
+}

@@ -1,0 +1,33 @@
+import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
+import { localCreate } from './local-create';
+import { startup } from './startup';
+
+/**
+ * `npm run bench [-- --quick] [-- --only NAME]`: every benchmark, each against its raw
+ * limit measured in the same run; a table, then one JSON line per figure.
+ */
+const BENCHMARKS: Record<string, Benchmark> = {
+  local_create: localCreate,
+  startup,
+};
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const only = args.includes('--only') ? args[args.indexOf('--only') + 1]?.split(',') : undefined;
+  const results: BenchResult[] = [];
+  for (const [name, bench] of Object.entries(BENCHMARKS)) {
+    if (only && !only.includes(name)) continue;
+    const started = Date.now();
+    process.stderr.write(`running ${name}${quick ? ' (quick)' : ''}…\n`);
+    results.push(...(await bench({ quick })));
+    process.stderr.write(`  ${name} took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  }
+  printTable(results);
+  printResults(results);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
