@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import * as schema from './schema';
 
-export type Db = BetterSQLite3Database<typeof schema>;
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 export type SqliteHandle = Database.Database;
 
 export interface OpenedDatabase {
@@ -80,4 +80,13 @@ function refuseFutureSchema(sqlite: SqliteHandle, file: string, migrations: { ha
   const applied = sqlite.prepare('SELECT hash FROM __drizzle_migrations').all() as { hash: string }[];
   const unknown = applied.filter((row) => !known.has(row.hash));
   if (unknown.length > 0) throw new DatabaseFromFutureError(file, applied.length, migrations.length);
+}
+
+/**
+ * Runs `fn` in one SQLite transaction (nested calls become savepoints). better-sqlite3's
+ * own transaction wrapper, not Drizzle's: the same BEGIN/COMMIT at a tenth of the cost on
+ * the create path. Queries inside may use `db` freely: it is the same connection.
+ */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.$client.transaction(fn)();
 }

@@ -1,7 +1,8 @@
-import { inArray } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database';
-import { clearinghouse_entities, photos } from '../db/schema';
+import { photos } from '../db/schema';
 import { findRow } from '../records/record-store';
+import { preparedOnce } from '../records/statements';
 import type { NewRowOf } from '../records/tables';
 import type { Clock } from '../support/clock';
 import type { IdGenerator } from '../support/ids';
@@ -41,30 +42,20 @@ class References {
   }
 
   photos(fields: Record<string, string | undefined>): void {
-    const keys = Object.values(fields).filter((key): key is string => key !== undefined);
-    if (keys.length === 0) return;
-    const found = new Set(
-      this.db.select({ key: photos.object_key }).from(photos).where(inArray(photos.object_key, keys)).all().map((r) => r.key),
+    const db = this.db;
+    const find = preparedOnce(db, 'photos:by-key', () =>
+      db.select({ key: photos.object_key }).from(photos).where(eq(photos.object_key, sql.placeholder('key'))).prepare(),
     );
     for (const [path, key] of Object.entries(fields)) {
-      if (key !== undefined && !found.has(key)) {
+      if (key !== undefined && !find.get({ key })) {
         this.errors.push({ path, code: 'not_found', message: `No photo with that object key exists: upload it with POST /v1/photos first.` });
       }
     }
   }
 
   entities(path: string, ids: string[]): void {
-    if (ids.length === 0) return;
-    const found = new Set(
-      this.db
-        .select({ id: clearinghouse_entities.id })
-        .from(clearinghouse_entities)
-        .where(inArray(clearinghouse_entities.id, ids))
-        .all()
-        .map((r) => r.id),
-    );
     ids.forEach((id, i) => {
-      if (!found.has(id)) this.errors.push(referenceNotFound(`${path}.${i}`, 'clearinghouse entity', id));
+      if (!findRow(this.db, 'clearinghouse_entities', id)) this.errors.push(referenceNotFound(`${path}.${i}`, 'clearinghouse entity', id));
     });
   }
 

@@ -1,10 +1,10 @@
-import type { Db } from '../db/open-database';
+import { inTransaction, type Db } from '../db/open-database';
 import { photos } from '../db/schema';
 import { enqueue, syncInfoFor } from '../outbox/outbox-store';
 import { assertDecodableImage } from '../photos/image-check';
 import { validatePhoto, type PhotoStore } from '../photos/photo-store';
-import { getRow, listRows, toResource } from '../records/record-store';
-import { TABLES, type RowOf } from '../records/tables';
+import { getRow, insertRecord, listRows, toResource } from '../records/record-store';
+import type { RowOf } from '../records/tables';
 import type { Clock } from '../support/clock';
 import type { IdGenerator } from '../support/ids';
 import {
@@ -55,14 +55,17 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
   return {
     async create<K extends CreatableCollection>(collection: K, rawInput: unknown, context: CallContext) {
       const input = parseOrThrow(COLLECTIONS[collection].create, rawInput);
-      const row = db.transaction(() => {
+      const row = inTransaction(db, () => {
         const built = buildRecord(deps, collection, input as never, context);
-        db.insert(TABLES[collection]).values(built.row as never).run();
+        insertRecord(db, collection, built.row);
         enqueue(deps, { collection, record_id: built.row.id, payload: input as Record<string, unknown>, refs: built.refs });
-        return getRow(db, collection, built.row.id);
+        return built.row;
       });
       deps.onChange?.({ collection, id: row.id });
-      return present(collection, [row])[0];
+      // Just written and queued: no need to read either back.
+      const resource = toResource(deps, collection, row as RowOf<K>) as ResourceOf<K> & { sync?: unknown };
+      resource.sync = { state: 'queued', remote_id: null, error: null };
+      return resource;
     },
 
     async get(collection, id) {
@@ -78,7 +81,7 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
       validatePhoto(upload);
       await assertDecodableImage(upload.bytes);
       const stored = deps.photos.put(upload);
-      const created = db.transaction(() => {
+      const created = inTransaction(db, () => {
         const inserted = db
           .insert(photos)
           .values({ ...stored, created_at: deps.clock.now().toISOString() })

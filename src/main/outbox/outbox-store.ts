@@ -1,8 +1,9 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database';
 import { outbox } from '../db/schema';
 import type { Clock } from '../support/clock';
 import type { IdGenerator } from '../support/ids';
+import { insertRow, preparedOnce } from '../records/statements';
 import { ID_PREFIX, type SyncInfo } from '../../shared/contract';
 
 /** What travels upstream: a collection (or `photos`) and the request as the desk made it. */
@@ -29,18 +30,9 @@ export interface OutboxDeps {
 export function enqueue(deps: OutboxDeps, input: EnqueueInput): string {
   const id = deps.ids.next(ID_PREFIX.outbox_entry);
   const now = deps.clock.now().toISOString();
-  const depends_on =
-    input.refs.length === 0
-      ? []
-      : deps.db
-          .select({ id: outbox.id })
-          .from(outbox)
-          .where(inArray(outbox.record_id, input.refs))
-          .all()
-          .map((r) => r.id);
-  deps.db
-    .insert(outbox)
-    .values({
+  const entriesOf = entriesForRecord(deps.db);
+  const depends_on = input.refs.flatMap((ref) => entriesOf(ref));
+  insertRow(deps.db, 'outbox', outbox)({
       id,
       collection: input.collection,
       record_id: input.record_id,
@@ -51,8 +43,7 @@ export function enqueue(deps: OutboxDeps, input: EnqueueInput): string {
       next_attempt_at: now,
       created_at: now,
       updated_at: now,
-    })
-    .run();
+  });
   return id;
 }
 
@@ -80,4 +71,12 @@ export function syncInfoFor(db: Db, records: { id: string; remote_id: string | n
       return [record.id, info];
     }),
   );
+}
+
+/** The ids of the entries that carry a record (or photo) upstream. */
+function entriesForRecord(db: Db): (recordId: string) => string[] {
+  const statement = preparedOnce(db, 'outbox:by-record', () =>
+    db.select({ id: outbox.id }).from(outbox).where(eq(outbox.record_id, sql.placeholder('record_id'))).prepare(),
+  );
+  return (record_id) => statement.all({ record_id }).map((r) => r.id);
 }

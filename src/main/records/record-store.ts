@@ -1,4 +1,4 @@
-import { desc, eq, lt } from 'drizzle-orm';
+import { desc, lt } from 'drizzle-orm';
 import type { Db } from '../db/open-database';
 import {
   COLLECTIONS,
@@ -9,7 +9,8 @@ import {
   type ResourceOf,
 } from '../../shared/contract';
 import { notFound, parseOrThrow } from '../../shared/service-error';
-import { TABLES, type RowOf } from './tables';
+import { findById, insertRow } from './statements';
+import { TABLES, type NewRowOf, type RowOf } from './tables';
 
 export interface RecordStoreDeps {
   db: Db;
@@ -35,8 +36,11 @@ export function toResource<K extends Collection>(deps: Pick<RecordStoreDeps, 'ph
 }
 
 export function findRow<K extends Collection>(db: Db, collection: K, id: string): RowOf<K> | undefined {
-  const table = TABLES[collection];
-  return db.select().from(table).where(eq(table.id, id)).get() as RowOf<K> | undefined;
+  return findById(db, collection, TABLES[collection])(id) as RowOf<K> | undefined;
+}
+
+export function insertRecord<K extends Collection>(db: Db, collection: K, row: NewRowOf<K>): void {
+  insertRow(db, collection, TABLES[collection])(row as never);
 }
 
 export function getRow<K extends Collection>(db: Db, collection: K, id: string): RowOf<K> {
