@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
+import { composeBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
+import { inboxHandlers } from '../bridge/inbox-handlers';
+import { recordHandlers } from '../bridge/record-handlers';
 import { openDatabase, type OpenedDatabase } from '../db/open-database';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
@@ -14,15 +16,39 @@ export interface HostOptions {
   dataDir: string;
   clock?: Clock;
   ids?: IdGenerator;
+  /**
+   * The upstream /v1 service (e.g. from `--upstream URL --api-key KEY`). Absent: the one
+   * saved in settings, else the sandbox embedded on a loopback port (sandbox mode).
+   */
+  upstream?: { url: string; apiKey: string };
+  /** The local API for scanner software; TCP only with `tcpPort`. `false`: not started. */
+  localApi?: false | { tcpPort?: number };
+  /** The scan-to-folder inbox; defaults to `<dataDir>/inbox`. `false`: not watched. */
+  hotFolder?: false | { dir?: string };
+}
+
+/**
+ * A part of the host that runs in the background once started (sync worker, local API,
+ * hot folder, embedded sandbox). Built by createHost, started by `host.start()`, stopped
+ * in reverse order by `host.close()`.
+ */
+export interface HostComponent {
+  name: string;
+  start?(): Promise<void>;
+  stop?(): Promise<void>;
 }
 
 export interface Host {
   dataDir: string;
+  clock: Clock;
+  ids: IdGenerator;
   database: OpenedDatabase;
   /** The host's V1Service: the record and its outbox entry, in one transaction. */
   service: V1Service;
   bridge: BridgeHandlers;
   events: EventHub;
+  /** Starts the background components. Tests of the store alone never call it. */
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,6 +62,7 @@ export function hostPaths(dataDir: string) {
 /**
  * The composition root: everything the Electron main process runs, as plain Node with no
  * `electron` import, so the desktop app, the web host and the tests build the same thing.
+ * Building starts nothing that listens or ticks; `start()` does.
  */
 export function createHost(options: HostOptions): Host {
   const clock = options.clock ?? systemClock;
@@ -44,10 +71,11 @@ export function createHost(options: HostOptions): Host {
   const paths = hostPaths(options.dataDir);
 
   const database = openDatabase({ file: paths.database });
-  seedReferenceData(database.db);
+  const db = database.db;
+  seedReferenceData(db);
   const events = createEventHub();
   const service = createLocalService({
-    db: database.db,
+    db,
     clock,
     ids,
     photos: createPhotoStore(paths.photos),
@@ -55,13 +83,30 @@ export function createHost(options: HostOptions): Host {
     onChange: (change) => events.emit('records.changed', change),
   });
 
+  const components: HostComponent[] = [];
+  const bridge = composeBridgeHandlers(recordHandlers({ service }), inboxHandlers({ db }));
+
+  let started: HostComponent[] = [];
+  let closed = false;
   return {
     dataDir: options.dataDir,
+    clock,
+    ids,
     database,
     service,
-    bridge: createBridgeHandlers({ service, db: database.db }),
+    bridge,
     events,
+    async start() {
+      for (const component of components) {
+        await component.start?.();
+        started.push(component);
+      }
+    },
     async close() {
+      if (closed) return;
+      closed = true;
+      for (const component of started.reverse()) await component.stop?.();
+      started = [];
       database.close();
     },
   };

@@ -18,7 +18,20 @@ import {
   PhotoContentType,
   PhotoObject,
   Provider,
+  Timestamp,
 } from '../contract';
+import {
+  DeskPatientDetail,
+  DeskPatientRows,
+  DeskSettings,
+  DeskSettingsUpdate,
+  ExtractionPreview,
+  ExtractionPreviewInput,
+  LocalApiStatus,
+  SyncItem,
+  SyncListInput,
+  SyncStatus,
+} from './desk-contract';
 
 const ById = z.strictObject({ id: Id });
 const List = ListParams.partial();
@@ -70,6 +83,26 @@ export const BRIDGE_METHODS = {
 
   'providers.list': { input: List, output: ListPage(Provider) },
   'clearinghouseEntities.list': { input: List, output: ListPage(ClearinghouseEntity) },
+
+  // Front-desk read models (not /v1): Today's list, patient search, one patient's history.
+  // `since` is the start of the desk's local day, which only the renderer knows.
+  'desk.today': { input: z.strictObject({ since: Timestamp }), output: DeskPatientRows },
+  'desk.findPatients': {
+    input: z.strictObject({ query: z.string().trim().min(1).max(100), limit: z.number().int().min(1).max(50).default(20) }),
+    output: DeskPatientRows,
+  },
+  'desk.patient': { input: ById, output: DeskPatientDetail },
+
+  // Sync, settings, local API and extraction previews; see desk-contract.ts for the shapes.
+  'sync.status': { input: z.strictObject({}), output: SyncStatus },
+  'sync.list': { input: SyncListInput, output: z.object({ data: z.array(SyncItem) }) },
+  'sync.retry': { input: ById, output: SyncItem },
+  'sync.discard': { input: ById, output: z.object({ id: Id, discarded: z.literal(true) }) },
+  'settings.get': { input: z.strictObject({}), output: DeskSettings },
+  'settings.update': { input: DeskSettingsUpdate, output: DeskSettings },
+  'localApi.status': { input: z.strictObject({}), output: LocalApiStatus },
+  'localApi.regenerateToken': { input: z.strictObject({}), output: LocalApiStatus },
+  'extractions.preview': { input: ExtractionPreviewInput, output: ExtractionPreview },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;
@@ -85,6 +118,8 @@ export function isBridgeMethod(name: string): name is BridgeMethod {
 /** Events the host pushes to the renderer. */
 export const BRIDGE_EVENTS = {
   'records.changed': z.object({ collection: z.string(), id: z.string() }),
+  /** The sync worker's status whenever it changes (online/offline, counts). */
+  'sync.status': SyncStatus,
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeEvent = keyof typeof BRIDGE_EVENTS;

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import {
+  Check,
+  Discovery,
+  ExtractedFields,
+  ExtractionEngine,
+  Id,
+  InsuranceCard,
+  ObjectKey,
+  Patient,
+  SyncError,
+  SyncState,
+  Timestamp,
+} from '../contract';
+
+/**
+ * Shapes the front-desk screens read through the bridge that are Coverdesk's own, not /v1:
+ * read models (a patient with their latest eligibility at a glance), sync, settings, the
+ * local API and extraction previews. Declared here so contract.ts only lists method names.
+ */
+
+/** The badge a desk reads first: the latest check's outcome, or `none` before any check. */
+export const EligibilityBadge = z.enum(['active', 'inactive', 'failed', 'pending', 'none']);
+export type EligibilityBadge = z.infer<typeof EligibilityBadge>;
+
+/** One patient on Today or in a search: who, which card, and where eligibility stands. */
+export const DeskPatientRow = z.object({
+  patient_id: Id,
+  first_name: z.string(),
+  last_name: z.string(),
+  date_of_birth: z.string(),
+  /** The newest card's. */
+  card_id: Id.optional(),
+  member_id: z.string().optional(),
+  plan_name: z.string().optional(),
+  payer_name: z.string().optional(),
+  eligibility: EligibilityBadge,
+  check_id: Id.optional(),
+  checked_at: Timestamp.optional(),
+  /** The newest record of this patient (patient, card, check or discovery). */
+  last_activity_at: Timestamp,
+  /** The least advanced sync state among the patient, their newest card and newest check. */
+  sync_state: SyncState,
+});
+export type DeskPatientRow = z.infer<typeof DeskPatientRow>;
+
+export const DeskPatientRows = z.object({ data: z.array(DeskPatientRow) });
+
+/** Everything about one patient the Eligibility and Discovery screens need, newest first. */
+export const DeskPatientDetail = z.object({
+  patient: Patient,
+  cards: z.array(InsuranceCard),
+  checks: z.array(Check),
+  discoveries: z.array(Discovery),
+});
+export type DeskPatientDetail = z.infer<typeof DeskPatientDetail>;
+
+/** Where the outbox stands. `online` is null while no sync worker has tried the upstream. */
+export const SyncStatus = z.object({
+  online: z.boolean().nullable(),
+  mode: z.enum(['sandbox', 'upstream']),
+  upstream_url: z.string().nullable(),
+  counts: z.object(Object.fromEntries(SyncState.options.map((s) => [s, z.number().int().min(0)])) as Record<SyncState, z.ZodNumber>),
+  last_sync_at: Timestamp.nullable(),
+  worker: z.enum(['running', 'paused', 'absent']),
+});
+export type SyncStatus = z.infer<typeof SyncStatus>;
+
+/** An outbox entry as the Sync screen shows it. */
+export const SyncItem = z.object({
+  id: Id,
+  collection: z.string(),
+  record_id: z.string(),
+  state: SyncState,
+  attempts: z.number().int(),
+  last_error: SyncError.nullable(),
+  /** Plain words for what this entry carries, e.g. "Eligibility check for Jane Doe". */
+  description: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export type SyncItem = z.infer<typeof SyncItem>;
+
+export const SyncListInput = z.strictObject({ states: z.array(SyncState).min(1).optional() });
+
+/** Settings the desk can see and change. The API key itself is never sent back. */
+export const DeskSettings = z.object({
+  mode: z.enum(['sandbox', 'upstream']),
+  upstream_url: z.string().nullable(),
+  api_key_set: z.boolean(),
+  default_provider_id: Id.nullable(),
+  hot_folder: z.string().nullable(),
+});
+export type DeskSettings = z.infer<typeof DeskSettings>;
+
+export const DeskSettingsUpdate = z.strictObject({
+  upstream_url: z
+    .url({ protocol: /^https?$/, error: 'must be a web address starting with http:// or https://' })
+    .max(2000)
+    .nullable()
+    .optional(),
+  api_key: z.string().trim().min(1).max(500).nullable().optional(),
+  default_provider_id: Id.nullable().optional(),
+  hot_folder: z.string().trim().min(1).max(1000).nullable().optional(),
+});
+export type DeskSettingsUpdate = z.infer<typeof DeskSettingsUpdate>;
+
+/** The local API for scanner software: whether it listens, where, and its bearer token. */
+export const LocalApiStatus = z.object({
+  state: z.enum(['running', 'stopped', 'unavailable']),
+  address: z.string().nullable(),
+  token: z.string().nullable(),
+  message: z.string().optional(),
+});
+export type LocalApiStatus = z.infer<typeof LocalApiStatus>;
+
+/** Read a card's photos before the card exists, so Intake can pre-fill its fields. */
+export const ExtractionPreviewInput = z.strictObject({
+  front_photo_object_key: ObjectKey,
+  back_photo_object_key: ObjectKey.optional(),
+});
+export const ExtractionPreview = z.object({
+  status: z.enum(['success', 'failure']),
+  engine: ExtractionEngine,
+  fields: ExtractedFields.optional(),
+  failure_reason: z.string().optional(),
+});
+export type ExtractionPreview = z.infer<typeof ExtractionPreview>;
