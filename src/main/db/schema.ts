@@ -212,3 +212,24 @@ export const inbox_items = sqliteTable(
   },
   (t) => [index('inbox_items_state').on(t.state)],
 );
+
+/**
+ * The sandbox's covered people (DESIGN.md §4): a discovery finds coverage by matching the
+ * patient's name and date of birth here. One row per coverage; the host leaves it empty.
+ */
+export const roster = sqliteTable(
+  'roster',
+  {
+    id: text('id').primaryKey(),
+    first_name: text('first_name').notNull(),
+    last_name: text('last_name').notNull(),
+    date_of_birth: text('date_of_birth').notNull(),
+    member_id: text('member_id').notNull(),
+    clearinghouse_entity_id: text('clearinghouse_entity_id')
+      .notNull()
+      .references(() => clearinghouse_entities.id),
+    group_number: text('group_number'),
+    plan_name: text('plan_name'),
+  },
+  (t) => [index('roster_person').on(t.last_name, t.date_of_birth)],
+);
