@@ -12,6 +12,7 @@ import {
   type CardSource,
   type CreatableCollection,
   type CreateInputOf,
+  type Extraction,
   type FieldError,
 } from '../../shared/contract';
 import { referenceNotFound, validationFailed } from '../../shared/service-error';
@@ -20,6 +21,8 @@ export interface BuildDeps {
   db: Db;
   clock: Clock;
   ids: IdGenerator;
+  /** Who extracts: the host's own engine (default), or the sandbox standing in for the upstream. */
+  extractionEngine?: Extraction['engine'];
 }
 
 /** A new row, and the local records (ids or photo object keys) it refers to. */
@@ -114,7 +117,7 @@ const buildExtraction: Builder<'extractions'> = (deps, input) => {
       id: deps.ids.next(COLLECTIONS.extractions.prefix),
       insurance_card_id: input.insurance_card_id,
       status: 'pending',
-      engine: 'on_device',
+      engine: deps.extractionEngine ?? 'on_device',
       created_at: now(deps),
     },
     refs: [input.insurance_card_id],

@@ -1,12 +1,10 @@
-import { inTransaction, type Db } from '../db/open-database';
+import { inTransaction } from '../db/open-database';
 import { photos } from '../db/schema';
 import { enqueue, syncInfoFor } from '../outbox/outbox-store';
 import { assertDecodableImage } from '../photos/image-check';
 import { validatePhoto, type PhotoStore } from '../photos/photo-store';
 import { getRow, insertRecord, listRows, toResource } from '../records/record-store';
 import type { RowOf } from '../records/tables';
-import type { Clock } from '../support/clock';
-import type { IdGenerator } from '../support/ids';
 import {
   COLLECTIONS,
   type CallContext,
@@ -17,33 +15,63 @@ import {
   type V1Service,
 } from '../../shared/contract';
 import { parseOrThrow } from '../../shared/service-error';
-import { buildRecord } from './create-builders';
+import { buildRecord, type BuildDeps } from './create-builders';
 
 export interface RecordChange {
   collection: Collection | 'photos';
   id: string;
 }
 
-export interface LocalServiceDeps {
-  db: Db;
-  clock: Clock;
-  ids: IdGenerator;
+export interface LocalServiceDeps extends BuildDeps {
   photos: PhotoStore;
   photoUrl(objectKey: string): string;
   /** Told after each commit, so the UI and the sync worker react without polling. */
   onChange?(change: RecordChange): void;
+  /** What else a create writes in its transaction; the host's outbox when absent. */
+  effects?: CreateEffects;
+}
+
+/** A record just built and inserted, inside its create's transaction. */
+export interface CreatedRecord {
+  collection: CreatableCollection;
+  id: string;
+  input: Record<string, unknown>;
+  refs: string[];
 }
 
 /**
- * The host's V1Service: validation, then the record and its outbox entry in one
- * transaction. Everything the desk or a scanner creates goes through here.
+ * What a create does besides inserting the record, in the same transaction. The host
+ * queues the record upstream (and serves `sync`); the sandbox is the upstream, so it does
+ * neither and lets its clearinghouse resolve pending records.
+ */
+export interface CreateEffects {
+  record(created: CreatedRecord): void;
+  photo(objectKey: string): void;
+  /** Whether served records say how far they got upstream (`sync`). */
+  sync: boolean;
+}
+
+/** The host's effects: every record and photo gets its outbox entry (DESIGN.md §3). */
+export function outboxEffects(deps: Pick<LocalServiceDeps, 'db' | 'clock' | 'ids'>): CreateEffects {
+  return {
+    record: ({ collection, id, input, refs }) => void enqueue(deps, { collection, record_id: id, payload: input, refs }),
+    photo: (objectKey) => void enqueue(deps, { collection: 'photos', record_id: objectKey, payload: { object_key: objectKey }, refs: [] }),
+    sync: true,
+  };
+}
+
+/**
+ * The create path shared by the host and the sandbox: validation by the contract's
+ * schemas, the create builders, then the record and its effects (the host: its outbox
+ * entry) in one transaction. Everything the desk or a scanner creates goes through here.
  */
 export function createLocalService(deps: LocalServiceDeps): V1Service {
   const { db } = deps;
+  const effects = deps.effects ?? outboxEffects(deps);
 
   function present<K extends Collection>(collection: K, rows: RowOf<K>[]): ResourceOf<K>[] {
     const withRemote = rows as unknown as { id: string; remote_id?: string | null }[];
-    const hasSync = withRemote.length > 0 && 'remote_id' in withRemote[0];
+    const hasSync = effects.sync && withRemote.length > 0 && 'remote_id' in withRemote[0];
     const sync = hasSync ? syncInfoFor(db, withRemote.map((r) => ({ id: r.id, remote_id: r.remote_id ?? null }))) : undefined;
     return rows.map((row) => {
       const resource = toResource(deps, collection, row) as ResourceOf<K> & { sync?: unknown };
@@ -58,13 +86,13 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
       const row = inTransaction(db, () => {
         const built = buildRecord(deps, collection, input as never, context);
         insertRecord(db, collection, built.row);
-        enqueue(deps, { collection, record_id: built.row.id, payload: input as Record<string, unknown>, refs: built.refs });
+        effects.record({ collection, id: built.row.id, input: input as Record<string, unknown>, refs: built.refs });
         return built.row;
       });
       deps.onChange?.({ collection, id: row.id });
       // Just written and queued: no need to read either back.
       const resource = toResource(deps, collection, row as RowOf<K>) as ResourceOf<K> & { sync?: unknown };
-      resource.sync = { state: 'queued', remote_id: null, error: null };
+      if (effects.sync) resource.sync = { state: 'queued', remote_id: null, error: null };
       return resource;
     },
 
@@ -89,7 +117,7 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
           .run();
         // The same bytes twice are one photo: one row, one trip upstream.
         if (inserted.changes === 0) return false;
-        enqueue(deps, { collection: 'photos', record_id: stored.object_key, payload: { object_key: stored.object_key }, refs: [] });
+        effects.photo(stored.object_key);
         return true;
       });
       if (created) deps.onChange?.({ collection: 'photos', id: stored.object_key });
