@@ -30,3 +30,60 @@ export function nameTokens(query: string): string[] {
     .split(/[\s,]+/)
     .filter((token) => token.length > 0);
 }
+
+/** What a desk query asks for: a date of birth, a member id, or name words. */
+export type DeskQuery =
+  | { kind: 'empty' }
+  | { kind: 'date_of_birth'; date_of_birth: string }
+  | { kind: 'member_id'; member_id: string }
+  | { kind: 'name'; tokens: string[] };
+
+/**
+ * Reads a query the way a desk means it: a date is a date of birth, anything else with a
+ * digit is a member id (names have no digits), and the rest are name words.
+ */
+export function parseDeskQuery(query: string): DeskQuery {
+  const text = query.trim();
+  if (!text) return { kind: 'empty' };
+  const dob = dateQueryToIso(text);
+  if (dob) return { kind: 'date_of_birth', date_of_birth: dob };
+  if (/\d/.test(text)) return { kind: 'member_id', member_id: normalizeMemberId(text) };
+  return { kind: 'name', tokens: nameTokens(text) };
+}
+
+/** The fields a query is matched against, as Today's rows and search results carry them. */
+export interface DeskSearchable {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+  member_id?: string;
+}
+
+/** "O'Brien" and "obrien" alike, "Smith-Jones" as two words: how names are typed varies. */
+export function normalizeNameText(text: string): string {
+  return text.toLowerCase().replace(/'/g, '').replace(/-/g, ' ');
+}
+
+/** " mary smith jones": a leading space so each word's start is " word". */
+export function nameHaystack(firstName: string, lastName: string): string {
+  return ` ${normalizeNameText(`${firstName} ${lastName}`)}`;
+}
+
+/**
+ * Whether a patient matches: every name word starts a word of the first or last name; a member id
+ * matches from its start, ignoring spaces and dashes. The host's SQL search applies the same rules.
+ */
+export function matchesDeskQuery(row: DeskSearchable, query: DeskQuery): boolean {
+  switch (query.kind) {
+    case 'empty':
+      return true;
+    case 'date_of_birth':
+      return row.date_of_birth === query.date_of_birth;
+    case 'member_id':
+      return row.member_id !== undefined && normalizeMemberId(row.member_id).startsWith(query.member_id);
+    case 'name': {
+      const haystack = nameHaystack(row.first_name, row.last_name);
+      return query.tokens.every((token) => haystack.includes(` ${normalizeNameText(token)}`));
+    }
+  }
+}

@@ -1,0 +1,14 @@
+import { findPatients } from '../desk/find-patients';
+import { patientDetail } from '../desk/patient-detail';
+import { todayRows } from '../desk/today';
+import type { RecordStoreDeps } from '../records/record-store';
+import type { HandlersFor } from './handlers';
+
+/** The front desk's read models: Today, patient search, one patient's history. */
+export function deskHandlers(deps: RecordStoreDeps): HandlersFor<'desk.today' | 'desk.findPatients' | 'desk.patient'> {
+  return {
+    'desk.today': async (input) => ({ data: todayRows(deps.db, input) }),
+    'desk.findPatients': async (input) => ({ data: findPatients(deps.db, input) }),
+    'desk.patient': async (input) => patientDetail(deps, input),
+  };
+}
