@@ -1,5 +1,5 @@
-import fs from 'node:fs';
 import { createHost, hostPaths, type Host, type HostOptions } from '../../src/main/host/create-host';
+import { snapshotDatabase } from './db-snapshot';
 import { makeTempDir } from './temp-dir';
 
 export interface HostFixture {
@@ -21,16 +21,7 @@ export function startTestHost(options: Partial<HostOptions> = {}): HostFixture {
     },
     dataDir,
     snapshot() {
-      const tables = host.database.sqlite
-        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'")
-        .all() as { name: string }[];
-      const counts: Record<string, number | string[]> = {};
-      for (const { name } of tables) {
-        counts[name] = (host.database.sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n;
-      }
-      const photosDir = hostPaths(dataDir).photos;
-      counts.photo_files = fs.existsSync(photosDir) ? fs.readdirSync(photosDir).sort() : [];
-      return counts;
+      return snapshotDatabase(host.database.sqlite, hostPaths(dataDir).photos);
     },
     reopen() {
       void host.close();

@@ -108,7 +108,10 @@ export type DeskSettingsUpdate = z.infer<typeof DeskSettingsUpdate>;
 /** The local API for scanner software: whether it listens, where, and its bearer token. */
 export const LocalApiStatus = z.object({
   state: z.enum(['running', 'stopped', 'unavailable']),
+  /** The Unix socket's path, or the Windows named pipe. */
   address: z.string().nullable(),
+  /** `http://127.0.0.1:P` when TCP is on (`--local-api-port`). */
+  tcp_address: z.string().nullable(),
   token: z.string().nullable(),
   message: z.string().optional(),
 });

@@ -1,0 +1,18 @@
+import type Database from 'better-sqlite3';
+import fs from 'node:fs';
+
+/**
+ * Row counts of every table, and the files in `filesDir`: equal snapshots before and after
+ * a refused request mean nothing was written.
+ */
+export function snapshotDatabase(sqlite: Database.Database, filesDir?: string): Record<string, number | string[]> {
+  const tables = sqlite
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%'")
+    .all() as { name: string }[];
+  const counts: Record<string, number | string[]> = {};
+  for (const { name } of tables) {
+    counts[name] = (sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n;
+  }
+  if (filesDir) counts.files = fs.existsSync(filesDir) ? fs.readdirSync(filesDir).sort() : [];
+  return counts;
+}
