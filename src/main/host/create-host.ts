@@ -3,8 +3,11 @@ import path from 'node:path';
 import { deskHandlers } from '../bridge/desk-handlers';
 import { composeBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
 import { inboxHandlers } from '../bridge/inbox-handlers';
+import { localApiHandlers } from '../bridge/local-api-handlers';
 import { recordHandlers } from '../bridge/record-handlers';
 import { openDatabase, type OpenedDatabase } from '../db/open-database';
+import { createHotFolder } from '../inbox/hot-folder';
+import { createLocalApi } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
 import { systemClock, type Clock } from '../support/clock';
@@ -86,7 +89,18 @@ export function createHost(options: HostOptions): Host {
   });
 
   const components: HostComponent[] = [];
-  const bridge = composeBridgeHandlers(recordHandlers({ service }), inboxHandlers({ db }), deskHandlers({ db, photoUrl }));
+  const localApi = createLocalApi({ dataDir: options.dataDir, db, service, clock, ids, tcpPort: options.localApi ? options.localApi.tcpPort : undefined });
+  if (options.localApi !== false) components.push(localApi);
+  if (options.hotFolder !== false) {
+    const dir = options.hotFolder?.dir ?? path.join(options.dataDir, 'inbox');
+    components.push(hotFolderComponent(() => createHotFolder({ dir, db, service, clock, ids, events })));
+  }
+  const bridge = composeBridgeHandlers(
+    recordHandlers({ service }),
+    inboxHandlers({ db }),
+    localApiHandlers({ localApi }),
+    deskHandlers({ db, photoUrl }),
+  );
 
   let started: HostComponent[] = [];
   let closed = false;
@@ -110,6 +124,21 @@ export function createHost(options: HostOptions): Host {
       for (const component of started.reverse()) await component.stop?.();
       started = [];
       database.close();
+    },
+  };
+}
+
+/** The hot folder makes its folders when built, so it is built only when started. */
+function hotFolderComponent(build: () => ReturnType<typeof createHotFolder>): HostComponent {
+  let folder: ReturnType<typeof createHotFolder> | undefined;
+  return {
+    name: 'hot-folder',
+    async start() {
+      folder = build();
+      folder.start();
+    },
+    async stop() {
+      await folder?.stop();
     },
   };
 }
