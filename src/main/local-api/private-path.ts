@@ -2,8 +2,8 @@ import fs from 'node:fs';
 
 /** Why a file or folder that guards the local API cannot be trusted. */
 export class UnsafePermissionsError extends Error {
-  constructor(readonly target: string, detail: string) {
-    super(`${target}: ${detail} Coverdesk will not start its local API until this is fixed.`);
+  constructor(readonly target: string, detail: string, refused = 'start its local API') {
+    super(`${target}: ${detail} Coverdesk will not ${refused} until this is fixed.`);
     this.name = 'UnsafePermissionsError';
   }
 }
@@ -14,11 +14,11 @@ const isPosix = process.platform !== 'win32';
  * Refuses a path another local user could use: group/other permission bits, or another
  * owner. (On Windows the data dir's ACL, inherited from the user profile, is what guards it.)
  */
-export function assertPrivate(target: string, kind: 'folder' | 'file'): void {
+export function assertPrivate(target: string, kind: 'folder' | 'file', refused?: string): void {
   if (!isPosix) return;
   const stat = fs.statSync(target);
   if (typeof process.getuid === 'function' && stat.uid !== process.getuid()) {
-    throw new UnsafePermissionsError(target, `this ${kind} belongs to another user (uid ${stat.uid}).`);
+    throw new UnsafePermissionsError(target, `this ${kind} belongs to another user (uid ${stat.uid}).`, refused);
   }
   const loose = stat.mode & 0o077;
   if (loose !== 0) {
@@ -26,6 +26,7 @@ export function assertPrivate(target: string, kind: 'folder' | 'file'): void {
     throw new UnsafePermissionsError(
       target,
       `this ${kind} can be used by other users on this computer (mode ${(stat.mode & 0o777).toString(8)}; it must be ${expected}). Run: chmod ${expected} "${target}"`,
+      refused,
     );
   }
 }
