@@ -1,24 +1,27 @@
-import os from 'node:os';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { CliUsageError, parseCliOptions } from './cli-options';
 import { startWebHost } from './start-web-host';
 
-/** `npm run start:web -- [--port P] [--data-dir D]`: the host and the UI in a browser. */
+/**
+ * `npm run start:web -- [--port P] [--data-dir D] [--upstream URL --api-key KEY] [--local-api-port P2]`:
+ * the host and the UI in a browser. Without an upstream the host embeds the sandbox.
+ */
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: '0' },
-      'data-dir': { type: 'string', default: path.join(os.homedir(), '.coverdesk') },
-    },
-  });
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    console.error(`--port must be a number from 0 to 65535.`);
+  let options;
+  try {
+    options = parseCliOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    console.error(error.message);
     process.exit(2);
   }
-  const web = await startWebHost({ dataDir: path.resolve(values['data-dir']), port });
+  const web = await startWebHost(options);
   console.log(`Coverdesk is running in browser mode. Open:\n${web.url}`);
-  const stop = () => void web.close().finally(() => process.exit(0));
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void web.close().finally(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

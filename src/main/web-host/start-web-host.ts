@@ -20,6 +20,13 @@ export interface WebHost {
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const host = createHost(options);
+  try {
+    // Background parts (sync worker, local API, hot folder, embedded sandbox) run as in the desktop app.
+    await host.start();
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
   const secret = randomBytes(32).toString('base64url');
   const app = createWebHostApp({
     bridge: host.bridge,
@@ -27,9 +34,18 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     secret,
     rendererDir: options.rendererDir ?? path.resolve(__dirname, '../../../out/renderer'),
   });
-  const server: ServerType = await new Promise((resolve) => {
-    const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
-  });
+  let server: ServerType;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (error) {
+    await host.close();
+    throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
+      ? new Error(`Port ${options.port} is already in use on 127.0.0.1: pick another with --port, or 0 for any free port.`)
+      : error;
+  }
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   return {

@@ -1,0 +1,55 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { WebHostOptions } from './start-web-host';
+
+export const USAGE =
+  'Usage: npm run start:web -- [--port P] [--data-dir D] [--upstream URL --api-key KEY] [--local-api-port P2]';
+
+/** A command line that cannot start: the message says what to change. */
+export class CliUsageError extends Error {
+  override name = 'CliUsageError';
+}
+
+function portOption(flag: string, value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65535) throw new CliUsageError(`${flag} must be a number from 0 to 65535.`);
+  return port;
+}
+
+/**
+ * `start:web`'s flags as host options. The API key is required with an upstream and
+ * meaningless without one; it is never printed back.
+ */
+export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHostOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      options: {
+        port: { type: 'string', default: '0' },
+        'data-dir': { type: 'string', default: path.join(homeDir, '.coverdesk') },
+        upstream: { type: 'string' },
+        'api-key': { type: 'string' },
+        'local-api-port': { type: 'string' },
+      },
+    }));
+  } catch (error) {
+    throw new CliUsageError(`${error instanceof Error ? error.message : 'Unknown option.'}\n${USAGE}`);
+  }
+  const options: WebHostOptions = { dataDir: path.resolve(values['data-dir']), port: portOption('--port', values.port) };
+  if (values.upstream !== undefined || values['api-key'] !== undefined) {
+    if (!values.upstream || !values['api-key']) throw new CliUsageError('--upstream and --api-key go together: give both, or neither for sandbox mode.');
+    let url: URL;
+    try {
+      url = new URL(values.upstream);
+    } catch {
+      throw new CliUsageError('--upstream must be a web address such as https://eligibility.example.com.');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliUsageError('--upstream must start with http:// or https://.');
+    options.upstream = { url: values.upstream, apiKey: values['api-key'] };
+  }
+  if (values['local-api-port'] !== undefined) options.localApi = { tcpPort: portOption('--local-api-port', values['local-api-port']) };
+  return options;
+}

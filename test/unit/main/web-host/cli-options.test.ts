@@ -1,0 +1,44 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, parseCliOptions } from '../../../../src/main/web-host/cli-options';
+
+describe('start:web options', () => {
+  it('defaults to any free port, ~/.coverdesk and sandbox mode', () => {
+    expect(parseCliOptions([], '/home/desk')).toEqual({ dataDir: path.resolve('/home/desk/.coverdesk'), port: 0 });
+  });
+
+  it('maps --upstream/--api-key to the host upstream and --local-api-port to a TCP local API', () => {
+    const options = parseCliOptions(
+      ['--port', '8080', '--data-dir', 'rel/dir', '--upstream', 'https://eligibility.example.com', '--api-key', 'sk_test', '--local-api-port', '7700'],
+      '/home/desk',
+    );
+    expect(options).toEqual({
+      dataDir: path.resolve('rel/dir'),
+      port: 8080,
+      upstream: { url: 'https://eligibility.example.com', apiKey: 'sk_test' },
+      localApi: { tcpPort: 7700 },
+    });
+  });
+
+  it.each([
+    [['--port', 'x'], '--port must be a number'],
+    [['--port', '70000'], '--port must be a number'],
+    [['--local-api-port', '1.5'], '--local-api-port must be a number'],
+    [['--upstream', 'https://a.example'], '--upstream and --api-key go together'],
+    [['--api-key', 'k'], '--upstream and --api-key go together'],
+    [['--upstream', 'not a url', '--api-key', 'k'], '--upstream must be a web address'],
+    [['--upstream', 'ftp://a.example', '--api-key', 'k'], '--upstream must start with http'],
+    [['--colour'], 'Usage: npm run start:web'],
+  ])('refuses %j with a message saying what to change', (args, message) => {
+    expect(() => parseCliOptions(args, '/home/desk')).toThrow(CliUsageError);
+    expect(() => parseCliOptions(args, '/home/desk')).toThrow(message);
+  });
+
+  it('never echoes the API key in an error', () => {
+    try {
+      parseCliOptions(['--api-key', 'sk_secret_123'], '/home/desk');
+    } catch (error) {
+      expect((error as Error).message).not.toContain('sk_secret_123');
+    }
+  });
+});
