@@ -4,7 +4,7 @@
  * socket (or TCP with --port). Usage:
  *
  *   npx tsx examples/scanner-client.ts --data-dir ~/.coverdesk --front front.jpg \
- *     [--back back.jpg] [--first Ada --last Lovelace --dob 1985-12-10] [--port 7780]
+ *     [--back back.jpg] [--first Ada --last Lovelace --dob 1985-12-10] [--port 7780] [--wait 60]
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     dob: { type: 'string', default: '1985-12-10' },
     'member-id': { type: 'string', default: 'XGH123456789' },
     port: { type: 'string' },
+    /** How long to wait for the check's answer, in seconds. */
+    wait: { type: 'string', default: '60' },
   },
 });
 
@@ -111,7 +113,7 @@ async function main(): Promise<void> {
     ),
   );
   console.log(`card ${String(card.id)}, check ${String(check.id)}: ${String(check.status)}`);
-  for (let i = 0; i < 60 && check.status === 'pending'; i++) {
+  for (let i = 0; i < Number(values.wait) && check.status === 'pending'; i++) {
     await new Promise((r) => setTimeout(r, 1000));
     check = expectOk('read check', await request('GET', `/v1/electronic_eligibility_checks/${String(check.id)}`));
   }
