@@ -1,0 +1,195 @@
+import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { inTransaction, type Db } from '../db/open-database';
+import { outbox } from '../db/schema';
+import { preparedOnce } from '../records/statements';
+import { SyncState, type SyncError } from '../../shared/contract';
+
+/**
+ * The sync worker's view of the outbox: which entries may go now, and every state change
+ * an entry makes on its way upstream (DESIGN.md §3). Each change is its own small
+ * transaction, written before the worker acts on it, so a crash at any point leaves the
+ * queue in a state the next start can resume from.
+ */
+
+export type OutboxEntry = typeof outbox.$inferSelect;
+
+/** States that stop an entry's dependents from going. */
+const STOPPING: SyncState[] = ['failed', 'blocked', 'needs_review'];
+const STOPPING_SQL = sql.raw(STOPPING.map((s) => `'${s}'`).join(', '));
+
+/** Every dependency synced. A dependency entry that no longer exists was synced and pruned. */
+const DEPENDENCIES_SYNCED = sql`NOT EXISTS (SELECT 1 FROM json_each(${outbox.depends_on}) d JOIN outbox p ON p.id = d.value WHERE p.state <> 'synced')`;
+const DEPENDENCY_STOPPED = sql`EXISTS (SELECT 1 FROM json_each(${outbox.depends_on}) d JOIN outbox p ON p.id = d.value WHERE p.state IN (${STOPPING_SQL}))`;
+
+/** Entries that may be sent now, oldest first: queued, due, every dependency synced. */
+export function readyEntries(db: Db, now: string, limit: number): OutboxEntry[] {
+  const statement = preparedOnce(db, 'sync:ready', () =>
+    db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.state, 'queued'), lte(outbox.next_attempt_at, sql.placeholder('now')), DEPENDENCIES_SYNCED))
+      .orderBy(asc(outbox.id))
+      .limit(sql.placeholder('limit'))
+      .prepare(),
+  );
+  return statement.all({ now, limit });
+}
+
+/** When the next waiting entry (dependencies synced, retry time ahead) becomes due. */
+export function nextDueAt(db: Db): string | null {
+  const statement = preparedOnce(db, 'sync:next-due', () =>
+    db
+      .select({ at: sql<string | null>`min(${outbox.next_attempt_at})` })
+      .from(outbox)
+      .where(and(eq(outbox.state, 'queued'), DEPENDENCIES_SYNCED))
+      .prepare(),
+  );
+  return statement.get()?.at ?? null;
+}
+
+export function getEntry(db: Db, id: string): OutboxEntry | undefined {
+  return db.select().from(outbox).where(eq(outbox.id, id)).get();
+}
+
+/**
+ * Claims a queued entry for sending: `sending`, one more attempt, and the first attempt's
+ * time kept for the idempotency-window rule. Returns false if it was no longer queued.
+ */
+export function markSending(db: Db, id: string, now: string): boolean {
+  const result = db
+    .update(outbox)
+    .set({
+      state: 'sending',
+      attempts: sql`${outbox.attempts} + 1`,
+      first_attempt_at: sql`coalesce(${outbox.first_attempt_at}, ${now})`,
+      updated_at: now,
+    })
+    .where(and(eq(outbox.id, id), eq(outbox.state, 'queued')))
+    .run();
+  return result.changes === 1;
+}
+
+export function markSynced(db: Db, id: string, remoteId: string, now: string): void {
+  db.update(outbox).set({ state: 'synced', remote_id: remoteId, last_error: null, next_attempt_at: null, updated_at: now }).where(eq(outbox.id, id)).run();
+}
+
+/** Back in the queue after a transient failure, due at `nextAttemptAt`. */
+export function markRetry(db: Db, id: string, now: string, nextAttemptAt: string, error: SyncError): void {
+  db.update(outbox).set({ state: 'queued', next_attempt_at: nextAttemptAt, last_error: error, updated_at: now }).where(eq(outbox.id, id)).run();
+}
+
+/**
+ * Back in the queue untouched by the attempt: the credentials were refused, not the entry.
+ * The attempt is not counted, so a long pause does not lengthen its backoff.
+ */
+export function markPaused(db: Db, id: string, now: string, error: SyncError): void {
+  db.update(outbox)
+    .set({ state: 'queued', attempts: sql`max(${outbox.attempts} - 1, 0)`, next_attempt_at: now, last_error: error, updated_at: now })
+    .where(eq(outbox.id, id))
+    .run();
+}
+
+export function markStopped(db: Db, id: string, state: 'failed' | 'needs_review', now: string, error: SyncError): void {
+  db.update(outbox).set({ state, last_error: error, next_attempt_at: null, updated_at: now }).where(eq(outbox.id, id)).run();
+}
+
+/** After a crash: entries that were being sent go again, with the same Idempotency-Key. */
+export function requeueInterrupted(db: Db, now: string): number {
+  return db.update(outbox).set({ state: 'queued', next_attempt_at: now, updated_at: now }).where(eq(outbox.state, 'sending')).run().changes;
+}
+
+/** Coming back online: entries that waited only because the network was down go at once. */
+export function makeUnreachableDue(db: Db, now: string): number {
+  return db
+    .update(outbox)
+    .set({ next_attempt_at: now })
+    .where(and(eq(outbox.state, 'queued'), sql`json_extract(${outbox.last_error}, '$.status') = 0`, sql`${outbox.next_attempt_at} > ${now}`))
+    .run().changes;
+}
+
+/** Every queued entry due now, e.g. after new credentials. */
+export function makeAllDue(db: Db, now: string): number {
+  return db.update(outbox).set({ next_attempt_at: now }).where(and(eq(outbox.state, 'queued'), sql`${outbox.next_attempt_at} > ${now}`)).run().changes;
+}
+
+/**
+ * Keeps `blocked` true to the dependencies: an entry is blocked exactly while something it
+ * depends on is failed, blocked or needs review. Runs to a fixed point, so a retry or a
+ * discard unblocks whole chains and a failure blocks them. Returns the entries it changed.
+ */
+export function reconcileBlocked(db: Db, now: string): string[] {
+  return inTransaction(db, () => {
+    const changed: string[] = [];
+    for (;;) {
+      const unblock = db
+        .select({ id: outbox.id })
+        .from(outbox)
+        .where(and(eq(outbox.state, 'blocked'), sql`NOT ${DEPENDENCY_STOPPED}`))
+        .all()
+        .map((r) => r.id);
+      if (unblock.length) {
+        db.update(outbox).set({ state: 'queued', last_error: null, next_attempt_at: now, updated_at: now }).where(inArray(outbox.id, unblock)).run();
+      }
+      const block = db
+        .select({
+          id: outbox.id,
+          blocker: sql<string>`(SELECT p.collection || ' ' || p.record_id FROM json_each(${outbox.depends_on}) d JOIN outbox p ON p.id = d.value WHERE p.state IN (${STOPPING_SQL}) LIMIT 1)`,
+        })
+        .from(outbox)
+        .where(and(eq(outbox.state, 'queued'), DEPENDENCY_STOPPED))
+        .all();
+      for (const { id, blocker } of block) {
+        const error: SyncError = { code: 'blocked_by_dependency', message: `Waits for ${blocker}, which could not be sent.` };
+        db.update(outbox).set({ state: 'blocked', last_error: error, next_attempt_at: null, updated_at: now }).where(eq(outbox.id, id)).run();
+      }
+      changed.push(...unblock, ...block.map((b) => b.id));
+      if (unblock.length === 0 && block.length === 0) return changed;
+    }
+  });
+}
+
+export function stateCounts(db: Db): Record<SyncState, number> {
+  const counts = Object.fromEntries(SyncState.options.map((s) => [s, 0])) as Record<SyncState, number>;
+  const rows = preparedOnce(db, 'sync:counts', () =>
+    db.select({ state: outbox.state, n: sql<number>`count(*)` }).from(outbox).groupBy(outbox.state).prepare(),
+  ).all();
+  for (const { state, n } of rows) counts[state] = n;
+  return counts;
+}
+
+/** The newest time an entry reached the upstream, for "last sync" after a restart. */
+export function lastSyncedAt(db: Db): string | null {
+  return db.select({ at: sql<string | null>`max(${outbox.updated_at})` }).from(outbox).where(eq(outbox.state, 'synced')).get()?.at ?? null;
+}
+
+export function listEntries(db: Db, states: SyncState[], limit: number): OutboxEntry[] {
+  return db.select().from(outbox).where(inArray(outbox.state, states)).orderBy(desc(outbox.id)).limit(limit).all();
+}
+
+/** Entries that name `id` among their dependencies. */
+export function dependentsOf(db: Db, id: string): OutboxEntry[] {
+  return db
+    .select()
+    .from(outbox)
+    .where(sql`EXISTS (SELECT 1 FROM json_each(${outbox.depends_on}) d WHERE d.value = ${id})`)
+    .all();
+}
+
+export function deleteEntry(db: Db, id: string): void {
+  db.delete(outbox).where(eq(outbox.id, id)).run();
+}
+
+/** The user asked to try again: due now, a fresh backoff and (for needs review) a fresh window. */
+export function requeueByUser(db: Db, id: string, now: string, freshWindow: boolean): void {
+  db.update(outbox)
+    .set({
+      state: 'queued',
+      attempts: 0,
+      next_attempt_at: now,
+      last_error: null,
+      updated_at: now,
+      ...(freshWindow ? { first_attempt_at: null } : {}),
+    })
+    .where(eq(outbox.id, id))
+    .run();
+}

@@ -1,0 +1,178 @@
+import { and, eq, isNotNull } from 'drizzle-orm';
+import type { Db } from '../db/open-database';
+import { checks, discoveries, extractions, insurance_cards, patients, photos } from '../db/schema';
+import type { IdGenerator } from '../support/ids';
+import { insertRecord } from '../records/record-store';
+import { COLLECTIONS, type Check, type Discovery, type Extraction, type InsuranceCard } from '../../shared/contract';
+
+/**
+ * Upstream results written into the desk's own records. Records keep their local id for
+ * ever; the upstream's id goes in `remote_id`, and what the upstream decided (status,
+ * benefits, plan status, spawned checks) is copied onto the local record.
+ */
+
+/** Collections whose records start pending and are polled until terminal. */
+export type PolledCollection = 'extractions' | 'electronic_eligibility_discoveries' | 'electronic_eligibility_checks';
+export const POLLED_COLLECTIONS: readonly PolledCollection[] = ['extractions', 'electronic_eligibility_discoveries', 'electronic_eligibility_checks'];
+
+export function isPolledCollection(collection: string): collection is PolledCollection {
+  return (POLLED_COLLECTIONS as readonly string[]).includes(collection);
+}
+
+const TABLE_WITH_REMOTE = {
+  patients,
+  insurance_cards,
+  extractions,
+  electronic_eligibility_discoveries: discoveries,
+  electronic_eligibility_checks: checks,
+} as const;
+
+/** Records the upstream's id on the local record (or photo) an entry carried. */
+export function setRemoteId(db: Db, collection: string, localId: string, remoteId: string): void {
+  if (collection === 'photos') {
+    db.update(photos).set({ remote_id: remoteId }).where(eq(photos.object_key, localId)).run();
+    return;
+  }
+  const table = TABLE_WITH_REMOTE[collection as keyof typeof TABLE_WITH_REMOTE];
+  if (!table) throw new Error(`No local table for outbox collection ${collection}`);
+  db.update(table).set({ remote_id: remoteId }).where(eq(table.id, localId)).run();
+}
+
+const isTerminal = (status: string) => status === 'success' || status === 'failure';
+
+/**
+ * Copies a terminal upstream record onto its local twin. Terminal states never change
+ * (DESIGN.md §2), so a local record already terminal is left as it is: an extraction the
+ * device finished first keeps the device's reading. Returns whether anything changed.
+ */
+export function applyTerminal(db: Db, collection: PolledCollection, localId: string, remote: Extraction | Discovery | Check): boolean {
+  if (!isTerminal(remote.status)) return false;
+  const finished_at = remote.finished_at ?? null;
+  if (collection === 'electronic_eligibility_checks') {
+    const check = remote as Check;
+    return (
+      db
+        .update(checks)
+        .set({
+          status: check.status,
+          finished_at,
+          failure_reason: check.failure_reason ?? null,
+          clearinghouse_entity_errors: check.clearinghouse_entity_errors ?? null,
+          benefits: check.benefits ?? null,
+        })
+        .where(and(eq(checks.id, localId), eq(checks.status, 'pending')))
+        .run().changes > 0
+    );
+  }
+  if (collection === 'electronic_eligibility_discoveries') {
+    return db.update(discoveries).set({ status: remote.status, finished_at }).where(and(eq(discoveries.id, localId), eq(discoveries.status, 'pending'))).run().changes > 0;
+  }
+  const extraction = remote as Extraction;
+  return (
+    db
+      .update(extractions)
+      .set({
+        status: extraction.status,
+        finished_at,
+        engine: 'upstream',
+        fields: extraction.fields ?? null,
+        text: extraction.text ?? null,
+        failure_reason: extraction.failure_reason ?? null,
+      })
+      .where(and(eq(extractions.id, localId), eq(extractions.status, 'pending')))
+      .run().changes > 0
+  );
+}
+
+/**
+ * What the upstream learnt about a card: plan status from a check, carriers and member id
+ * from a discovery. The desk's own entries win where it has them (a member id typed from
+ * the card is not replaced), the upstream's fill the gaps.
+ */
+export function applyCardFacts(db: Db, localCardId: string, remote: InsuranceCard): boolean {
+  const local = db.select().from(insurance_cards).where(eq(insurance_cards.id, localCardId)).get();
+  if (!local) return false;
+  const update: Partial<typeof insurance_cards.$inferInsert> = {};
+  if (remote.plan_status && remote.plan_status_fetched_at && remote.plan_status_fetched_at !== local.plan_status_fetched_at) {
+    update.plan_status = remote.plan_status;
+    update.plan_status_fetched_at = remote.plan_status_fetched_at;
+  }
+  if (!local.member_id && remote.member_id) update.member_id = remote.member_id;
+  if (local.insurance_carrier_ids.length === 0 && remote.insurance_carrier_ids.length > 0) update.insurance_carrier_ids = remote.insurance_carrier_ids;
+  if (Object.keys(update).length === 0) return false;
+  db.update(insurance_cards).set(update).where(eq(insurance_cards.id, localCardId)).run();
+  return true;
+}
+
+export interface SpawnedCheckOwner {
+  localDiscoveryId: string;
+  localCardId: string;
+}
+
+/**
+ * Stores the checks a discovery spawned upstream as local records (new local ids, the
+ * upstream's id in remote_id, no outbox entry: they came from the upstream). A check
+ * already stored is skipped, so storing twice after a crash stores once.
+ */
+export function storeSpawnedChecks(db: Db, ids: IdGenerator, owner: SpawnedCheckOwner, remoteChecks: Check[]): { id: string; remote_id: string; pending: boolean }[] {
+  const stored: { id: string; remote_id: string; pending: boolean }[] = [];
+  for (const remote of remoteChecks) {
+    const known = db.select({ id: checks.id }).from(checks).where(eq(checks.remote_id, remote.id)).get();
+    if (known) continue;
+    const id = ids.next(COLLECTIONS.electronic_eligibility_checks.prefix);
+    insertRecord(db, 'electronic_eligibility_checks', {
+      id,
+      insurance_card_id: owner.localCardId,
+      provider_id: remote.provider_id,
+      clearinghouse_entity_id: remote.clearinghouse_entity_id,
+      electronic_eligibility_discovery_id: owner.localDiscoveryId,
+      provider_npi: remote.provider_npi,
+      patient_first_name: remote.patient_first_name,
+      patient_last_name: remote.patient_last_name,
+      patient_date_of_birth: remote.patient_date_of_birth,
+      insurance_card_member_id: remote.insurance_card_member_id ?? null,
+      service_type: remote.service_type,
+      status: remote.status,
+      source: remote.source,
+      failure_reason: remote.failure_reason ?? null,
+      clearinghouse_entity_errors: remote.clearinghouse_entity_errors ?? null,
+      benefits: remote.benefits ?? null,
+      created_at: remote.created_at,
+      finished_at: remote.finished_at ?? null,
+      remote_id: remote.id,
+    });
+    stored.push({ id, remote_id: remote.id, pending: !isTerminal(remote.status) });
+  }
+  return stored;
+}
+
+export interface PendingRemote {
+  collection: PolledCollection;
+  id: string;
+  remote_id: string;
+  insurance_card_id: string;
+}
+
+/** Local records the upstream has but has not finished: what to poll after a restart. */
+export function pendingRemoteRecords(db: Db): PendingRemote[] {
+  const tables = { extractions, electronic_eligibility_discoveries: discoveries, electronic_eligibility_checks: checks } as const;
+  return POLLED_COLLECTIONS.flatMap((collection) => {
+    const table = tables[collection];
+    return db
+      .select({ id: table.id, remote_id: table.remote_id, insurance_card_id: table.insurance_card_id })
+      .from(table)
+      .where(and(eq(table.status, 'pending'), isNotNull(table.remote_id)))
+      .all()
+      .map((row) => ({ collection, id: row.id, remote_id: row.remote_id as string, insurance_card_id: row.insurance_card_id }));
+  });
+}
+
+export function cardRemoteId(db: Db, localCardId: string): string | null {
+  return db.select({ remote_id: insurance_cards.remote_id }).from(insurance_cards).where(eq(insurance_cards.id, localCardId)).get()?.remote_id ?? null;
+}
+
+export function localCardOf(db: Db, collection: PolledCollection, localId: string): string | null {
+  const table = { extractions, electronic_eligibility_discoveries: discoveries, electronic_eligibility_checks: checks }[collection];
+  return db.select({ card: table.insurance_card_id }).from(table).where(eq(table.id, localId)).get()?.card ?? null;
+}
+

@@ -1,0 +1,585 @@
+import { inTransaction, type Db } from '../db/open-database';
+import type { Clock } from '../support/clock';
+import type { IdGenerator } from '../support/ids';
+import type { RecordChange } from '../operations/local-service';
+import type { SyncStatus } from '../../shared/bridge/desk-contract';
+import type { Check, CreatableCollection, CreateInputOf, Discovery, Extraction, StoredPhoto, SyncError, V1Service } from '../../shared/contract';
+import { equalJitterMs, retryDelayMs, type BackoffPolicy, type Random } from './backoff';
+import { classifyFailure } from './failure-kind';
+import {
+  lastSyncedAt,
+  makeUnreachableDue,
+  markPaused,
+  markRetry,
+  markSending,
+  markStopped,
+  markSynced,
+  nextDueAt,
+  readyEntries,
+  reconcileBlocked,
+  requeueInterrupted,
+  stateCounts,
+  type OutboxEntry,
+} from './outbox-queue';
+import { fetchReferenceData, replaceReferenceData } from './reference-refresh';
+import {
+  applyCardFacts,
+  applyTerminal,
+  cardRemoteId,
+  isPolledCollection,
+  pendingRemoteRecords,
+  setRemoteId,
+  storeSpawnedChecks,
+  type PolledCollection,
+} from './remote-results';
+import { cardReferenceId, upstreamPayload } from './upstream-payload';
+import { findCardByReference, spawnedChecks } from './upstream-lookups';
+
+export interface SyncPolicy {
+  /** Requests in flight at once (sends, polls, probes together). */
+  concurrency: number;
+  /** Retries of a send; Retry-After is honoured up to `maxRetryAfterMs`. */
+  send: BackoffPolicy & { maxRetryAfterMs: number };
+  /** Polling a pending discovery, check or extraction. */
+  poll: BackoffPolicy;
+  /** The light request that asks whether an unreachable upstream is back. */
+  probe: BackoffPolicy;
+  /** How long the upstream remembers an Idempotency-Key (DESIGN.md §3). */
+  idempotencyWindowMs: number;
+  /** The upstream's clock may disagree with ours; lookups by time allow this much. */
+  clockSkewMs: number;
+  referenceRefreshMs: number;
+  /** How long `stop()` lets requests in flight finish before leaving them to the next start. */
+  stopGraceMs: number;
+}
+
+export const DEFAULT_SYNC_POLICY: SyncPolicy = {
+  concurrency: 4,
+  send: { baseMs: 1_000, capMs: 5 * 60_000, maxRetryAfterMs: 60 * 60_000 },
+  poll: { baseMs: 1_000, capMs: 60_000 },
+  probe: { baseMs: 2_000, capMs: 30_000 },
+  // Shorter than any upstream we know keeps keys (the sandbox: 7 days): erring short only
+  // costs a lookup or a question, erring long costs a duplicate.
+  idempotencyWindowMs: 24 * 60 * 60_000,
+  clockSkewMs: 10 * 60_000,
+  referenceRefreshMs: 6 * 60 * 60_000,
+  stopGraceMs: 2_000,
+};
+
+/** The upstream the worker talks to, and how the desk should describe it. */
+export interface UpstreamTarget {
+  service: V1Service;
+  mode: SyncStatus['mode'];
+  url: string | null;
+}
+
+/** Ids, counts and codes only: never names, dates of birth or member ids. */
+export type SyncLog = (event: string, fields: Record<string, string | number | boolean | null | undefined>) => void;
+
+export interface SyncEngineDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  random?: Random;
+  policy?: Partial<SyncPolicy>;
+  /** The bytes of a photo this desk stored, to upload it. */
+  readPhoto(objectKey: string): Promise<StoredPhoto>;
+  /** A local record the worker changed (remote id, results, spawned checks). */
+  onRecordChanged?(change: RecordChange): void;
+  onStatus?(status: SyncStatus): void;
+  log?: SyncLog;
+}
+
+export interface SyncEngine {
+  /** Runs on its own: timers, retries, polls, probes. Recovers entries a crash left sending. */
+  start(): void;
+  /** Stops scheduling and waits (briefly) for requests in flight. */
+  stop(): Promise<void>;
+  /** New credentials or a new upstream: a pause for refused credentials ends. */
+  setUpstream(target: UpstreamTarget | null): void;
+  /** Something local changed (a new entry, a retry, a discard): look again soon. */
+  kick(): void;
+  /** Without `start()`: one round of everything due now, awaited (tests step the engine). */
+  pump(): Promise<void>;
+  status(): SyncStatus;
+}
+
+interface PollTask {
+  collection: PolledCollection;
+  localId: string;
+  remoteId: string;
+  localCardId: string;
+  failures: number;
+  dueAt: number;
+}
+
+const PROBE_KEY = 'probe';
+const pollKey = (task: PollTask) => `poll:${task.collection}:${task.localId}`;
+const REFRESH_KEY = 'refresh';
+
+export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
+  const { db, clock } = deps;
+  const policy: SyncPolicy = { ...DEFAULT_SYNC_POLICY, ...deps.policy };
+  const random = deps.random ?? Math.random;
+  const log: SyncLog = deps.log ?? (() => {});
+
+  let upstream: UpstreamTarget | null = null;
+  let online: boolean | null = null;
+  let paused: SyncError | null = null;
+  let started = false;
+  let recovered = false;
+  let stopped = false;
+  let needsReconcile = true;
+  /** Nothing is sent before this (a 429 or 503 with Retry-After holds the whole queue). */
+  let holdUntil = 0;
+  let probeFailures = 0;
+  let probeDueAt = 0;
+  let refreshDueAt = 0;
+  let refreshFailures = 0;
+  let lastSuccessAt: string | null = lastSyncedAt(db);
+  let polls = new Map<string, PollTask>();
+  let pollsLoaded = false;
+  const inFlight = new Map<string, Promise<void>>();
+  let timer: NodeJS.Timeout | null = null;
+  let scheduled = false;
+  let lastPublished = '';
+  let publishQueued = false;
+
+  const nowMs = () => clock.now().getTime();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  /** After stop (or a closed database) late answers are dropped: the next start redoes them. */
+  const alive = () => !stopped && db.$client.open;
+
+  function changed(collection: RecordChange['collection'], id: string): void {
+    deps.onRecordChanged?.({ collection, id });
+  }
+
+  function markSuccess(): void {
+    lastSuccessAt = clock.now().toISOString();
+  }
+
+  // ---- online state -------------------------------------------------------------------
+
+  function heardFromUpstream(): void {
+    probeFailures = 0;
+    if (online === true) return;
+    const wasOffline = online === false;
+    online = true;
+    log('sync.online', {});
+    if (wasOffline) {
+      // Back: everything that waited only for the network goes now, not at its backoff.
+      makeUnreachableDue(db, clock.now().toISOString());
+      for (const task of polls.values()) task.dueAt = Math.min(task.dueAt, nowMs());
+    }
+  }
+
+  function lostUpstream(): void {
+    if (online !== false) log('sync.offline', {});
+    online = false;
+    probeFailures += 1;
+    probeDueAt = nowMs() + equalJitterMs(policy.probe, probeFailures, random);
+  }
+
+  function pause(error: SyncError): void {
+    if (!paused) log('sync.paused', { status: error.status, code: error.code });
+    paused = error;
+  }
+
+  /** What every failed request teaches the worker about the upstream as a whole. */
+  function learnFrom(kind: ReturnType<typeof classifyFailure>, status: number | undefined): void {
+    if (kind.kind === 'unreachable') lostUpstream();
+    else heardFromUpstream();
+    if (kind.kind === 'auth') pause(kind.error);
+    if (kind.retryAfterSeconds !== undefined && (status === 429 || status === 503)) {
+      const until = nowMs() + Math.min(kind.retryAfterSeconds * 1000, policy.send.maxRetryAfterMs);
+      holdUntil = Math.max(holdUntil, until);
+    }
+  }
+
+  // ---- sending ------------------------------------------------------------------------
+
+  async function deliver(service: V1Service, entry: OutboxEntry): Promise<{ remoteId: string }> {
+    if (entry.collection === 'photos') {
+      const photo = await deps.readPhoto(entry.record_id);
+      const uploaded = await service.uploadPhoto(photo);
+      return { remoteId: uploaded.object_key };
+    }
+    const payload = upstreamPayload(db, entry);
+    // The worker is an API client of the upstream; the entry id is the Idempotency-Key.
+    const collection = entry.collection as CreatableCollection;
+    const created = await service.create(collection, payload as CreateInputOf<typeof collection>, { source: 'api', idempotency_key: entry.id });
+    return { remoteId: created.id };
+  }
+
+  /** DESIGN.md §3: past the upstream's memory of the key, look the card up or ask a person. */
+  async function afterWindow(service: V1Service, entry: OutboxEntry): Promise<{ remoteId: string } | 'send' | 'review'> {
+    const reference = entry.collection === 'insurance_cards' ? cardReferenceId(entry) : null;
+    if (!reference?.ours) return 'review';
+    const found = await findCardByReference(service, reference.value, entry.first_attempt_at!, policy.clockSkewMs);
+    return found ? { remoteId: found.id } : 'send';
+  }
+
+  function windowPassed(entry: OutboxEntry): boolean {
+    return entry.first_attempt_at !== null && nowMs() - Date.parse(entry.first_attempt_at) > policy.idempotencyWindowMs;
+  }
+
+  async function sendEntry(target: UpstreamTarget, entry: OutboxEntry): Promise<void> {
+    let outcome: { remoteId: string };
+    try {
+      if (windowPassed(entry)) {
+        const decided = await afterWindow(target.service, entry);
+        if (decided === 'review') {
+          if (!alive()) return;
+          markStopped(db, entry.id, 'needs_review', clock.now().toISOString(), {
+            code: 'idempotency_window_passed',
+            message:
+              'This was first sent long enough ago that the upstream may have forgotten it, and Coverdesk cannot check whether it arrived. Check upstream, then send it again or discard it.',
+          });
+          needsReconcile = true;
+          log('sync.needs_review', { entry: entry.id, collection: entry.collection });
+          return;
+        }
+        outcome = decided === 'send' ? await deliver(target.service, entry) : decided;
+      } else {
+        outcome = await deliver(target.service, entry);
+      }
+    } catch (failure) {
+      if (!alive()) return;
+      const kind = classifyFailure(failure);
+      learnFrom(kind, kind.error.status);
+      const now = clock.now().toISOString();
+      const attempts = entry.attempts + 1;
+      if (kind.kind === 'auth') markPaused(db, entry.id, now, kind.error);
+      else if (kind.kind === 'permanent') {
+        markStopped(db, entry.id, 'failed', now, kind.error);
+        needsReconcile = true;
+      } else {
+        const wait = retryDelayMs(policy.send, attempts, random, kind.retryAfterSeconds);
+        markRetry(db, entry.id, now, iso(nowMs() + wait), kind.error);
+      }
+      log('sync.send_failed', { entry: entry.id, collection: entry.collection, kind: kind.kind, status: kind.error.status, code: kind.error.code, attempts });
+      changed(entry.collection as RecordChange['collection'], entry.record_id);
+      return;
+    }
+    if (!alive()) return;
+    heardFromUpstream();
+    inTransaction(db, () => {
+      setRemoteId(db, entry.collection, entry.record_id, outcome.remoteId);
+      markSynced(db, entry.id, outcome.remoteId, clock.now().toISOString());
+    });
+    markSuccess();
+    log('sync.sent', { entry: entry.id, collection: entry.collection, attempts: entry.attempts + 1 });
+    if (isPolledCollection(entry.collection)) {
+      const localCardId = (entry.payload.insurance_card_id as string | undefined) ?? '';
+      // Polled even when the answer was already terminal: the poll stores the result and
+      // its follow-ups (plan status, spawned checks) together, crash-safe.
+      addPoll({ collection: entry.collection, localId: entry.record_id, remoteId: outcome.remoteId, localCardId, failures: 0, dueAt: nowMs() });
+    }
+    changed(entry.collection as RecordChange['collection'], entry.record_id);
+  }
+
+  // ---- polling ------------------------------------------------------------------------
+
+  function addPoll(task: PollTask): void {
+    polls.set(pollKey(task), task);
+  }
+
+  function loadPolls(): void {
+    if (pollsLoaded) return;
+    pollsLoaded = true;
+    for (const p of pendingRemoteRecords(db)) {
+      addPoll({ collection: p.collection, localId: p.id, remoteId: p.remote_id, localCardId: p.insurance_card_id, failures: 0, dueAt: nowMs() });
+    }
+  }
+
+  async function pollRecord(target: UpstreamTarget, task: PollTask): Promise<void> {
+    const key = pollKey(task);
+    try {
+      const remote = (await target.service.get(task.collection, task.remoteId)) as Extraction | Discovery | Check;
+      if (!alive()) return;
+      heardFromUpstream();
+      if (remote.status === 'pending') {
+        task.failures += 1;
+        task.dueAt = nowMs() + equalJitterMs(policy.poll, task.failures, random);
+        return;
+      }
+      // Follow-ups are read before anything is written, then stored in one transaction with
+      // the result: a crash in between leaves the record pending, to be polled again.
+      const spawned =
+        task.collection === 'electronic_eligibility_discoveries' && remote.status === 'success'
+          ? await spawnedChecks(target.service, remote.id, remote.created_at, policy.clockSkewMs)
+          : [];
+      const cardRemote = cardRemoteId(db, task.localCardId);
+      const card =
+        cardRemote && remote.status === 'success' && task.collection !== 'extractions' ? await target.service.get('insurance_cards', cardRemote) : null;
+      if (!alive()) return;
+      const stored = inTransaction(db, () => {
+        applyTerminal(db, task.collection, task.localId, remote);
+        if (card) applyCardFacts(db, task.localCardId, card);
+        return storeSpawnedChecks(db, deps.ids, { localDiscoveryId: task.localId, localCardId: task.localCardId }, spawned);
+      });
+      polls.delete(key);
+      markSuccess();
+      log('sync.polled', { collection: task.collection, id: task.localId, status: remote.status, spawned: stored.length });
+      for (const check of stored) {
+        if (check.pending) {
+          addPoll({ collection: 'electronic_eligibility_checks', localId: check.id, remoteId: check.remote_id, localCardId: task.localCardId, failures: 0, dueAt: nowMs() });
+        }
+        changed('electronic_eligibility_checks', check.id);
+      }
+      changed(task.collection, task.localId);
+      if (card) changed('insurance_cards', task.localCardId);
+    } catch (failure) {
+      if (!alive()) return;
+      const kind = classifyFailure(failure);
+      learnFrom(kind, kind.error.status);
+      if (kind.error.status === 404) {
+        // The upstream does not know it (a different upstream since it was sent): nothing to wait for.
+        polls.delete(key);
+        log('sync.poll_gone', { collection: task.collection, id: task.localId });
+        return;
+      }
+      task.failures += 1;
+      task.dueAt = nowMs() + retryDelayMs({ ...policy.poll, maxRetryAfterMs: policy.send.maxRetryAfterMs }, task.failures, random, kind.retryAfterSeconds);
+      log('sync.poll_failed', { collection: task.collection, id: task.localId, kind: kind.kind, status: kind.error.status });
+    }
+  }
+
+  // ---- probe and reference data -------------------------------------------------------
+
+  async function probe(target: UpstreamTarget): Promise<void> {
+    try {
+      await target.service.list('providers', { limit: 1 });
+      if (!alive()) return;
+      heardFromUpstream();
+    } catch (failure) {
+      if (!alive()) return;
+      const kind = classifyFailure(failure);
+      if (kind.kind === 'unreachable') lostUpstream();
+      else learnFrom(kind, kind.error.status);
+      if (kind.kind === 'transient') probeDueAt = nowMs() + equalJitterMs(policy.probe, ++probeFailures, random);
+    }
+  }
+
+  async function refreshReference(target: UpstreamTarget): Promise<void> {
+    try {
+      const data = await fetchReferenceData(target.service);
+      if (!alive()) return;
+      heardFromUpstream();
+      const counts = replaceReferenceData(db, data);
+      refreshFailures = 0;
+      refreshDueAt = nowMs() + policy.referenceRefreshMs;
+      log('sync.reference_refreshed', counts);
+    } catch (failure) {
+      if (!alive()) return;
+      const kind = classifyFailure(failure);
+      learnFrom(kind, kind.error.status);
+      refreshFailures += 1;
+      refreshDueAt = nowMs() + equalJitterMs(policy.poll, refreshFailures, random);
+    }
+  }
+
+  /** Once per engine: entries a crash left `sending` go again with the same key. */
+  function recoverInterrupted(): void {
+    if (recovered) return;
+    recovered = true;
+    const count = requeueInterrupted(db, clock.now().toISOString());
+    if (count) log('sync.recovered', { entries: count });
+  }
+
+  // ---- the scheduler ------------------------------------------------------------------
+
+  function launch(key: string, run: () => Promise<void>): Promise<void> {
+    const job = run()
+      .catch((error: unknown) => {
+        // A bug in the worker must not kill the host; the entry stays where it was and is retried.
+        log('sync.job_error', { job: key, error: error instanceof Error ? error.name : 'unknown' });
+      })
+      .finally(() => {
+        inFlight.delete(key);
+        schedule();
+        publish();
+      });
+    inFlight.set(key, job);
+    return job;
+  }
+
+  /** Starts every job due now, within the concurrency bound. Returns the ones it started. */
+  function round(): Promise<void>[] {
+    const jobs: Promise<void>[] = [];
+    const target = upstream;
+    if (!target || !alive()) return jobs;
+    loadPolls();
+    if (needsReconcile) {
+      needsReconcile = false;
+      const touched = reconcileBlocked(db, clock.now().toISOString());
+      if (touched.length) log('sync.reconciled', { entries: touched.length });
+    }
+    if (paused) return jobs;
+    const now = nowMs();
+    if (now < holdUntil) return jobs;
+    const free = () => policy.concurrency - inFlight.size;
+
+    if (online === false) {
+      if (now >= probeDueAt && !inFlight.has(PROBE_KEY) && free() > 0) jobs.push(launch(PROBE_KEY, () => probe(target)));
+      return jobs;
+    }
+    if (free() > 0 && now >= refreshDueAt && !inFlight.has(REFRESH_KEY)) {
+      // Doubles as the first contact: it tells the worker whether the upstream is there.
+      jobs.push(launch(REFRESH_KEY, () => refreshReference(target)));
+      if (online === null) return jobs;
+    }
+    if (online === null) return jobs;
+
+    while (free() > 0) {
+      const ready = readyEntries(db, iso(now), free());
+      if (ready.length === 0) break;
+      for (const entry of ready) {
+        if (!markSending(db, entry.id, iso(now))) continue;
+        jobs.push(launch(`send:${entry.id}`, () => sendEntry(target, entry)));
+      }
+    }
+    const due = [...polls.values()].filter((t) => t.dueAt <= now && !inFlight.has(pollKey(t))).sort((a, b) => a.dueAt - b.dueAt);
+    for (const task of due) {
+      if (free() <= 0) break;
+      jobs.push(launch(pollKey(task), () => pollRecord(target, task)));
+    }
+    return jobs;
+  }
+
+  /**
+   * When the scheduler must look again, mirroring what `round` would start: jobs already in
+   * flight are left out (their completion reschedules), or a due-but-running job would spin.
+   */
+  function nextWake(): number | null {
+    if (!upstream || paused) return null;
+    if (holdUntil > nowMs()) return holdUntil;
+    if (online === false) return inFlight.has(PROBE_KEY) ? null : probeDueAt;
+    const candidates: number[] = [];
+    if (!inFlight.has(REFRESH_KEY)) candidates.push(refreshDueAt);
+    if (online === true) {
+      const due = nextDueAt(db);
+      if (due) candidates.push(Date.parse(due));
+      for (const task of polls.values()) if (!inFlight.has(pollKey(task))) candidates.push(task.dueAt);
+    }
+    return candidates.length ? Math.min(...candidates) : null;
+  }
+
+  function fill(): void {
+    if (!started || !alive()) return;
+    if (timer) clearTimeout(timer);
+    timer = null;
+    round();
+    const wake = nextWake();
+    if (wake !== null) {
+      // Capped so a clock jump (sleep, NTP) is noticed within a minute.
+      const delay = Math.min(Math.max(wake - nowMs(), 0), 60_000);
+      // With every slot busy, a completion reschedules; a timer for "due now" would only spin.
+      if (delay > 0 || inFlight.size < policy.concurrency) {
+        timer = setTimeout(fill, Math.max(delay, 1));
+        timer.unref?.();
+      }
+    }
+    publish();
+  }
+
+  function schedule(): void {
+    if (!started || scheduled || !alive()) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      fill();
+    });
+  }
+
+  function status(): SyncStatus {
+    return {
+      online,
+      mode: upstream?.mode ?? 'sandbox',
+      upstream_url: upstream?.url ?? null,
+      counts: stateCounts(db),
+      last_sync_at: lastSuccessAt,
+      worker: !started || stopped ? 'absent' : paused ? 'paused' : 'running',
+    };
+  }
+
+  /** Tells subscribers when the status changed; coalesced, so a burst of changes is one event. */
+  function publish(): void {
+    if (publishQueued || !deps.onStatus) return;
+    publishQueued = true;
+    setImmediate(() => {
+      publishQueued = false;
+      if (!db.$client.open) return;
+      try {
+        const current = status();
+        const serialised = JSON.stringify(current);
+        if (serialised === lastPublished) return;
+        lastPublished = serialised;
+        deps.onStatus?.(current);
+      } catch {
+        // The database closed under us (shutdown); nothing to tell.
+      }
+    });
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      recoverInterrupted();
+      needsReconcile = true;
+      schedule();
+      publish();
+    },
+
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      const pending = [...inFlight.values()];
+      if (pending.length === 0) return;
+      let grace: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled(pending),
+        new Promise<void>((resolve) => {
+          grace = setTimeout(resolve, policy.stopGraceMs);
+          grace.unref?.();
+        }),
+      ]);
+      clearTimeout(grace);
+    },
+
+    setUpstream(target) {
+      upstream = target;
+      paused = null;
+      online = null;
+      probeFailures = 0;
+      holdUntil = 0;
+      refreshDueAt = 0;
+      // Records sent to a previous upstream are unknown to a new one; those polls end on 404.
+      polls = new Map();
+      pollsLoaded = false;
+      if (alive()) {
+        schedule();
+        publish();
+      }
+    },
+
+    kick() {
+      needsReconcile = true;
+      schedule();
+      publish();
+    },
+
+    async pump() {
+      if (!db.$client.open) return;
+      // Stepped by hand: a crash may have left entries sending, exactly as at start().
+      recoverInterrupted();
+      await Promise.all(round());
+      publish();
+    },
+
+    status,
+  };
+}
