@@ -1,7 +1,11 @@
 import zlib from 'node:zlib';
 
-/** A tiny but valid PNG (solid colour), built here so no binary fixture is checked in. */
-export function makePng(width = 4, height = 4, rgb: [number, number, number] = [200, 30, 30]): Uint8Array {
+/**
+ * A tiny but valid PNG (solid colour), built here so no binary fixture is checked in.
+ * `text` adds tEXt chunks: readable bytes in the file, e.g. a canary name that must not
+ * be found on disk once the photo is stored encrypted.
+ */
+export function makePng(width = 4, height = 4, rgb: [number, number, number] = [200, 30, 30], text: Record<string, string> = {}): Uint8Array {
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => rgb[i % 3])]);
   const raw = Buffer.concat(Array.from({ length: height }, () => row));
   const chunk = (type: string, data: Buffer) => {
@@ -21,6 +25,7 @@ export function makePng(width = 4, height = 4, rgb: [number, number, number] = [
     Buffer.concat([
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
       chunk('IHDR', header),
+      ...Object.entries(text).map(([keyword, value]) => chunk('tEXt', Buffer.from(`${keyword}\0${value}`, 'latin1'))),
       chunk('IDAT', zlib.deflateSync(raw)),
       chunk('IEND', Buffer.alloc(0)),
     ]),

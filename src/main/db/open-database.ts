@@ -1,12 +1,15 @@
-import Database from 'better-sqlite3';
+import type PlainDatabase from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import { drizzle, type BetterSQLite3Database } from 'drizzle-orm/better-sqlite3';
 import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import fs from 'node:fs';
 import path from 'node:path';
+import { applyDatabaseKey, encryptPlaintextDatabase } from '../security/database-cipher';
 import * as schema from './schema';
 
-export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+// Drizzle types its client as better-sqlite3's; the cipher build is the same API plus key/rekey.
+export type Db = BetterSQLite3Database<typeof schema> & { $client: PlainDatabase.Database };
 export type SqliteHandle = Database.Database;
 
 export interface OpenedDatabase {
@@ -46,12 +49,19 @@ export function findMigrationsDir(start = __dirname): string {
 export interface OpenDatabaseOptions {
   file: string;
   migrationsDir?: string;
+  /**
+   * 32 random bytes: the file (and its WAL) are encrypted, and a plaintext file from before
+   * is encrypted in place first. Absent: plaintext (the sandbox's own store holds no PHI).
+   */
+  key?: Buffer;
 }
 
-export function openDatabase({ file, migrationsDir = findMigrationsDir() }: OpenDatabaseOptions): OpenedDatabase {
+export function openDatabase({ file, migrationsDir = findMigrationsDir(), key }: OpenDatabaseOptions): OpenedDatabase {
   const migrations = readMigrationFiles({ migrationsFolder: migrationsDir });
+  if (key) encryptPlaintextDatabase(file, key);
   const sqlite = new Database(file);
   try {
+    if (key) applyDatabaseKey(sqlite, key);
     refuseFutureSchema(sqlite, file, migrations);
     sqlite.pragma('journal_mode = WAL');
     // FULL: a commit the desk was told about survives a power cut, not only an app crash.

@@ -10,6 +10,8 @@ import { createHotFolder } from '../inbox/hot-folder';
 import { createLocalApi } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
+import { databaseFileState } from '../security/database-cipher';
+import { keyFilePaths, readOrCreateKeyFile } from '../security/database-key';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
 import { createIdGenerator, type IdGenerator } from '../support/ids';
@@ -29,6 +31,12 @@ export interface HostOptions {
   localApi?: false | { tcpPort?: number };
   /** The scan-to-folder inbox; defaults to `<dataDir>/inbox`. `false`: not watched. */
   hotFolder?: false | { dir?: string };
+  /**
+   * The 256-bit key that encrypts the database and the photos. The desktop app passes the
+   * one it keeps wrapped by the OS key store; absent (web host, tests): the user-only key
+   * file `<dataDir>/database.key`, made at first start.
+   */
+  encryptionKey?: Buffer;
 }
 
 /**
@@ -74,7 +82,10 @@ export function createHost(options: HostOptions): Host {
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const paths = hostPaths(options.dataDir);
 
-  const database = openDatabase({ file: paths.database });
+  const encryptionKey =
+    options.encryptionKey ??
+    readOrCreateKeyFile({ file: keyFilePaths(options.dataDir).plain, mayCreate: databaseFileState(paths.database) !== 'encrypted' });
+  const database = openDatabase({ file: paths.database, key: encryptionKey });
   const db = database.db;
   seedReferenceData(db);
   const events = createEventHub();
@@ -83,7 +94,7 @@ export function createHost(options: HostOptions): Host {
     db,
     clock,
     ids,
-    photos: createPhotoStore(paths.photos),
+    photos: createPhotoStore(paths.photos, { key: encryptionKey }),
     photoUrl,
     onChange: (change) => events.emit('records.changed', change),
   });

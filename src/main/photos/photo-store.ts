@@ -10,6 +10,7 @@ import {
   type StoredPhoto,
 } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
+import { decryptPhoto, derivePhotoKey, encryptPhoto, isEncryptedPhoto } from '../security/photo-cipher';
 
 export interface PhotoStore {
   /** Validates and writes the bytes (once per content); the caller records the row. */
@@ -42,10 +43,18 @@ export function validatePhoto(upload: PhotoUpload): PhotoContentType {
   return contentType;
 }
 
-/** Photos as files named by content hash (DESIGN.md §3): writing the same photo twice is free. */
-export function createPhotoStore(dir: string): PhotoStore {
+/**
+ * Photos as files named by content hash (DESIGN.md §3): writing the same photo twice is
+ * free. With a key (the host's database key) the files are AES-256-GCM encrypted; the name
+ * stays the SHA-256 of the plaintext, so the same photo still dedups to one file.
+ */
+export function createPhotoStore(dir: string, options: { key?: Buffer } = {}): PhotoStore {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const fileOf = (objectKey: string) => path.join(dir, ObjectKey.parse(objectKey));
+  const photoKey = options.key ? derivePhotoKey(options.key) : null;
+  const seal = (objectKey: string, bytes: Uint8Array) => (photoKey ? encryptPhoto(photoKey, objectKey, bytes) : bytes);
+  const open = (objectKey: string, bytes: Uint8Array) => (photoKey ? decryptPhoto(photoKey, objectKey, bytes) : bytes);
+  if (photoKey) encryptPlaintextPhotos(dir, seal);
 
   return {
     put(upload) {
@@ -53,18 +62,7 @@ export function createPhotoStore(dir: string): PhotoStore {
       const hash = createHash('sha256').update(upload.bytes).digest('hex');
       const object_key = `${hash}.${EXTENSIONS[content_type]}`;
       const file = path.join(dir, object_key);
-      if (!fs.existsSync(file)) {
-        // Write beside, fsync, then rename: a crash never leaves a half photo under its key.
-        const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-        const fd = fs.openSync(temp, 'wx', 0o600);
-        try {
-          fs.writeSync(fd, upload.bytes);
-          fs.fsyncSync(fd);
-        } finally {
-          fs.closeSync(fd);
-        }
-        fs.renameSync(temp, file);
-      }
+      if (!fs.existsSync(file)) writeAtomically(file, seal(object_key, upload.bytes));
       return { object_key, content_type, byte_size: upload.bytes.byteLength };
     },
     read(objectKey) {
@@ -73,10 +71,32 @@ export function createPhotoStore(dir: string): PhotoStore {
         throw new ServiceError('resource_not_found', 'No photo with that object key exists.');
       }
       const content_type: PhotoContentType = objectKey.endsWith('.png') ? 'image/png' : 'image/jpeg';
-      return { content_type, bytes: new Uint8Array(fs.readFileSync(fileOf(objectKey))) };
+      return { content_type, bytes: new Uint8Array(open(objectKey, fs.readFileSync(fileOf(objectKey)))) };
     },
     has(objectKey) {
       return ObjectKey.safeParse(objectKey).success && fs.existsSync(fileOf(objectKey));
     },
   };
+}
+
+/** Write beside, fsync, then rename: a crash never leaves a half photo under its key. */
+function writeAtomically(file: string, bytes: Uint8Array): void {
+  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = fs.openSync(temp, 'wx', 0o600);
+  try {
+    fs.writeSync(fd, bytes);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(temp, file);
+}
+
+/** Photos stored before encryption was on are encrypted in place, each under its own name. */
+function encryptPlaintextPhotos(dir: string, seal: (objectKey: string, bytes: Uint8Array) => Uint8Array): void {
+  for (const name of fs.readdirSync(dir)) {
+    if (!ObjectKey.safeParse(name).success) continue;
+    const bytes = fs.readFileSync(path.join(dir, name));
+    if (!isEncryptedPhoto(bytes)) writeAtomically(path.join(dir, name), seal(name, bytes));
+  }
 }
