@@ -10,6 +10,7 @@ import type {
   SyncError,
   SyncState,
 } from '../../shared/contract';
+import type { AuditAction } from '../../shared/bridge/security-contract';
 
 /**
  * One schema for every store: the host's local database and the sandbox's. The sandbox
@@ -233,3 +234,16 @@ export const roster = sqliteTable(
   },
   (t) => [index('roster_person').on(t.last_name, t.date_of_birth)],
 );
+
+/**
+ * Who did what to which record, for the practice's privacy officer: the workstation's OS
+ * user, view / create / print / export, a record id, the time. Ids only, never PHI.
+ * Append-only: triggers (in the migration) refuse UPDATE and DELETE.
+ */
+export const audit_log = sqliteTable('audit_log', {
+  seq: integer('seq').primaryKey({ autoIncrement: true }),
+  at: text('at').notNull(),
+  actor: text('actor').notNull(),
+  action: text('action').$type<AuditAction>().notNull(),
+  record_id: text('record_id').notNull(),
+});
