@@ -38,6 +38,24 @@ export async function timeEach(iterations: number, warmup: number, fn: (i: numbe
   return samples;
 }
 
+/**
+ * Runs `ours` and `raw` in alternating rounds, after `warmup` unmeasured rounds of each,
+ * in ABBA order so drift and the neighbours' noise on a shared machine hit both alike.
+ * Returns each measured round's figure, per side.
+ */
+export async function interleaved<T>(rounds: number, warmup: number, ours: () => Promise<T>, raw: () => Promise<T>): Promise<{ ours: T[]; raw: T[] }> {
+  for (let i = 0; i < warmup; i++) {
+    await ours();
+    await raw();
+  }
+  const result = { ours: [] as T[], raw: [] as T[] };
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 === 0 ? (['ours', 'raw'] as const) : (['raw', 'ours'] as const);
+    for (const side of order) result[side].push(await (side === 'ours' ? ours() : raw()));
+  }
+  return result;
+}
+
 export function round(value: number, digits = 2): number {
   const f = 10 ** digits;
   return Math.round(value * f) / f;

@@ -1,4 +1,5 @@
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
+import { localApi } from './local-api';
 import { localCreate } from './local-create';
 import { startup } from './startup';
 
@@ -8,6 +9,7 @@ import { startup } from './startup';
  */
 const BENCHMARKS: Record<string, Benchmark> = {
   local_create: localCreate,
+  local_api: localApi,
   startup,
 };
 

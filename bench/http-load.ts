@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** `count` POSTs of `body` to `path` on a Unix socket, `concurrency` at a time on keep-alive connections. */
+export interface LoadJob {
+  socketPath: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  concurrency: number;
+  count: number;
+  /** Each request gets `Idempotency-Key: <prefix>-<i>`; absent: no key. */
+  idempotencyKeyPrefix?: string;
+}
+
+export interface LoadResult {
+  elapsedMs: number;
+  /** Per request, ms, in request order. */
+  latencies: number[];
+}
+
+export interface HttpLoad {
+  run(job: LoadJob): Promise<LoadResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * A load generator on a worker thread. tsx does not load a `.ts` worker on Node 20 by
+ * itself, so the worker registers tsx's CommonJS hook before requiring its file.
+ */
+export function startHttpLoad(): HttpLoad {
+  const file = path.join(__dirname, 'http-load-worker.ts');
+  const worker = new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true });
+  let pending: { resolve(result: LoadResult): void; reject(error: Error): void } | null = null;
+  worker.on('message', (message: { ok: true; result: LoadResult } | { ok: false; message: string }) => {
+    const p = pending;
+    pending = null;
+    if (message.ok) p?.resolve(message.result);
+    else p?.reject(new Error(message.message));
+  });
+  worker.on('error', (error) => {
+    pending?.reject(error);
+    pending = null;
+  });
+  return {
+    run(job) {
+      if (pending) return Promise.reject(new Error('one load job at a time'));
+      return new Promise((resolve, reject) => {
+        pending = { resolve, reject };
+        worker.postMessage(job);
+      });
+    },
+    async close() {
+      await worker.terminate();
+    },
+  };
+}
