@@ -1,0 +1,50 @@
+import type { SyncState } from '../../shared/contract';
+
+/** "1984-03-07" → "03/07/1984": how a US desk reads and types dates of birth. */
+export function formatDob(iso: string): string {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  return match ? `${match[2]}/${match[3]}/${match[1]}` : iso;
+}
+
+/** A timestamp as local time: "2:05 PM" today, "Mar 7, 2:05 PM" on another day. */
+export function formatWhen(timestamp: string, now = new Date()): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return timestamp;
+  const time = date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  if (date.toDateString() === now.toDateString()) return time;
+  const day = date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', ...(date.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) });
+  return `${day}, ${time}`;
+}
+
+/** Cents as dollars: 150000 → "$1,500.00". */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A fraction as a percentage: 0.2 → "20%", 0.125 → "12.5%". */
+export function formatPercent(fraction: number): string {
+  return `${Math.round(fraction * 1000) / 10}%`;
+}
+
+/** "Last, First", the way a desk files and calls out names. */
+export function patientName(p: { first_name: string; last_name: string }): string {
+  return `${p.last_name}, ${p.first_name}`;
+}
+
+/** What a sync state means to the person at the desk. */
+export const SYNC_STATE_LABELS: Record<SyncState, string> = {
+  queued: 'Queued',
+  sending: 'Sending',
+  synced: 'Sent',
+  failed: 'Not sent: needs attention',
+  blocked: 'Waiting on another item',
+  needs_review: 'Needs review',
+};
+
+/** The start of the desk's local day, as the host's Timestamp: Today's `since`. */
+export function startOfLocalDay(now = new Date()): string {
+  return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
+}

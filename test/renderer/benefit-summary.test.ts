@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { Benefit } from '../../src/shared/contract';
+import { accumulatorFrom, summarizeBenefits } from '../../src/renderer/src/eligibility/benefit-summary';
+import { centsFromDecimal, fractionFromDecimal } from '../../src/renderer/src/eligibility/money';
+
+function eb(partial: Partial<Benefit> & Pick<Benefit, 'code'>): Benefit {
+  return { x12_code: 'X', service_types: ['health_benefit_plan_coverage'], in_network: 'yes', messages: [], ...partial };
+}
+
+/** A typical PPO 271: plan-level deductible and OOP (limit + remaining), office-visit copay. */
+const PPO: Benefit[] = [
+  eb({ code: 'active_coverage', messages: ['Choice Plus PPO'] }),
+  eb({ code: 'deductible', coverage_level: 'individual', time_period: 'calendar_year', amount: '1500.00' }),
+  eb({ code: 'deductible', coverage_level: 'individual', time_period: 'remaining', amount: '1125.50' }),
+  eb({ code: 'deductible', coverage_level: 'family', time_period: 'calendar_year', amount: '3000' }),
+  eb({ code: 'deductible', coverage_level: 'family', time_period: 'year_to_date', amount: '700' }),
+  eb({ code: 'deductible', coverage_level: 'individual', time_period: 'calendar_year', amount: '3000', in_network: 'no' }),
+  eb({ code: 'deductible', coverage_level: 'individual', time_period: 'remaining', amount: '3000', in_network: 'no' }),
+  eb({ code: 'out_of_pocket_stop_loss', coverage_level: 'individual', time_period: 'calendar_year', amount: '6000' }),
+  eb({ code: 'out_of_pocket_stop_loss', coverage_level: 'individual', time_period: 'remaining', amount: '5200' }),
+  eb({ code: 'out_of_pocket_stop_loss', coverage_level: 'family', time_period: 'calendar_year', amount: '12000' }),
+  eb({ code: 'co_payment', service_types: ['professional_physician_visit_office'], coverage_level: 'individual', time_period: 'visit', amount: '25' }),
+  eb({ code: 'co_payment', service_types: ['professional_physician_visit_office'], coverage_level: 'individual', time_period: 'visit', amount: '60', in_network: 'no' }),
+  eb({ code: 'co_payment', service_types: ['urgent_care'], amount: '75' }),
+  eb({ code: 'co_insurance', service_types: ['health_benefit_plan_coverage'], percent: '0.2' }),
+  eb({ code: 'co_insurance', service_types: ['health_benefit_plan_coverage'], percent: '0.4', in_network: 'no' }),
+];
+
+describe('benefit summary', () => {
+  it('reads a PPO response: active, plan name, copay for the visit type, coinsurance, deductible and OOP met and remaining', () => {
+    const summary = summarizeBenefits({ benefits: PPO, service_type: 'professional_physician_visit_office' });
+    expect(summary.plan).toBe('active');
+    expect(summary.plan_name).toBe('Choice Plus PPO');
+    expect(summary.copay).toEqual({ in_network: { cents: 2500, time_period: 'visit', for: null }, out_of_network: { cents: 6000, time_period: 'visit', for: null } });
+    // Coinsurance only at plan level: it applies to the visit type too.
+    expect(summary.coinsurance).toEqual({ in_network: { fraction: 0.2, for: null }, out_of_network: { fraction: 0.4, for: null } });
+    expect(summary.deductible.individual.in_network).toEqual({ total: 150000, met: 37450, remaining: 112550 });
+    expect(summary.deductible.individual.out_of_network).toEqual({ total: 300000, met: 0, remaining: 300000 });
+    // Family sent as limit and met (year to date): the remainder is derived.
+    expect(summary.deductible.family.in_network).toEqual({ total: 300000, met: 70000, remaining: 230000 });
+    expect(summary.deductible.family.out_of_network).toBeNull();
+    expect(summary.out_of_pocket.individual.in_network).toEqual({ total: 600000, met: 80000, remaining: 520000 });
+    // Only the limit is known: nothing is invented.
+    expect(summary.out_of_pocket.family.in_network).toEqual({ total: 1200000, met: null, remaining: null });
+  });
+
+  it('uses the asked service type first, then plan-level figures', () => {
+    expect(summarizeBenefits({ benefits: PPO, service_type: 'urgent_care' }).copay.in_network).toEqual({ cents: 7500, time_period: null, for: null });
+    // No plan-level copay: the one the payer sent is shown, saying which service it is for.
+    const plan = summarizeBenefits({ benefits: PPO, service_type: 'health_benefit_plan_coverage' });
+    expect(plan.copay.in_network).toEqual({ cents: 2500, time_period: 'visit', for: 'professional_physician_visit_office' });
+  });
+
+  it('treats unknown / not-applicable network as both networks, unless a network-specific figure exists', () => {
+    const benefits = [
+      eb({ code: 'active_coverage' }),
+      eb({ code: 'deductible', time_period: 'calendar_year', amount: '500', in_network: 'not_applicable' }),
+      eb({ code: 'deductible', time_period: 'calendar_year', amount: '900', in_network: 'no' }),
+    ];
+    const summary = summarizeBenefits({ benefits, service_type: 'health_benefit_plan_coverage' });
+    expect(summary.deductible.individual.in_network?.total).toBe(50000);
+    expect(summary.deductible.individual.out_of_network?.total).toBe(90000);
+  });
+
+  it('reads an inactive plan, and prefers the card’s plan name', () => {
+    const summary = summarizeBenefits({ benefits: [eb({ code: 'inactive' })], service_type: 'health_benefit_plan_coverage', card_plan_name: 'Gold HMO' });
+    expect(summary.plan).toBe('inactive');
+    expect(summary.plan_name).toBe('Gold HMO');
+    expect(summary.deductible.individual.in_network).toBeNull();
+    expect(summary.copay).toEqual({ in_network: null, out_of_network: null });
+  });
+
+  it('an active segment wins over an inactive one (a dropped rider beside an active plan)', () => {
+    expect(summarizeBenefits({ benefits: [eb({ code: 'inactive' }), eb({ code: 'active_coverage' })], service_type: 'health_benefit_plan_coverage' }).plan).toBe('active');
+  });
+
+  it('never reports a negative remainder when more than the limit is met', () => {
+    expect(accumulatorFrom([eb({ code: 'deductible', time_period: 'calendar_year', amount: '100' }), eb({ code: 'deductible', time_period: 'year_to_date', amount: '150' })])).toEqual({
+      total: 10000,
+      met: 15000,
+      remaining: 0,
+    });
+    expect(accumulatorFrom([])).toBeNull();
+    expect(accumulatorFrom([eb({ code: 'deductible', time_period: 'remaining', amount: '40' })])).toEqual({ total: null, met: null, remaining: 4000 });
+  });
+
+  it('keeps every cent: decimal strings become whole cents', () => {
+    expect(centsFromDecimal('1500')).toBe(150000);
+    expect(centsFromDecimal('0.1')).toBe(10);
+    expect(centsFromDecimal('1125.505')).toBe(112551);
+    expect(centsFromDecimal('19.99')).toBe(1999);
+    expect(centsFromDecimal('-5.25')).toBe(-525);
+    expect(centsFromDecimal('abc')).toBeNull();
+    expect(centsFromDecimal(undefined)).toBeNull();
+    expect(fractionFromDecimal('0.2')).toBe(0.2);
+    expect(fractionFromDecimal('20')).toBeNull();
+  });
+});
