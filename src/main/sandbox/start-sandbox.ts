@@ -34,6 +34,11 @@ export interface SandboxOptions {
   ids?: IdGenerator;
   extractor?: HotFolderExtractor;
   log?(message: string): void;
+  /**
+   * Encrypts its database and photos (as the host's). The embedded sandbox needs it: in
+   * sandbox mode whatever the desk syncs, real patients included, is stored here.
+   */
+  encryptionKey?: Buffer;
 }
 
 export interface Sandbox {
@@ -61,13 +66,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const photosDir = `${dbFile}.photos`;
   fs.mkdirSync(path.dirname(dbFile), { recursive: true });
 
-  const database = openDatabase({ file: dbFile });
+  const database = openDatabase({ file: dbFile, key: options.encryptionKey });
   let url = '';
   const service = createSandboxService({
     db: database.db,
     clock,
     ids,
-    photos: createPhotoStore(photosDir),
+    photos: createPhotoStore(photosDir, { key: options.encryptionKey }),
     // Absolute, as a vendor's would be: the sandbox has one address. Fetch with the same key.
     photoUrl: (key) => `${url}/v1/photos/${key}`,
     delayMs: options.delayMs,
