@@ -17,6 +17,12 @@ import { createEventHub, type EventHub } from '../support/event-hub';
 import { createIdGenerator, type IdGenerator } from '../support/ids';
 import type { V1Service } from '../../shared/contract';
 import { seedReferenceData } from './seed-reference-data';
+import { settingsHandlers } from '../bridge/settings-handlers';
+import { syncHandlers } from '../bridge/sync-handlers';
+import { createFileSecretStore, type SecretStore } from '../settings/secret-store';
+import { createSettingsStore } from '../settings/settings-store';
+import { createEmbeddedSandbox } from '../sync/embedded-sandbox';
+import { createSyncComponent, type SyncHostOptions } from '../sync/sync-component';
 
 export interface HostOptions {
   dataDir: string;
@@ -37,6 +43,10 @@ export interface HostOptions {
    * file `<dataDir>/database.key`, made at first start.
    */
   encryptionKey?: Buffer;
+  /** Where the upstream API key is kept; absent: a user-only file in the data dir. */
+  secrets?: SecretStore;
+  /** Sync tuning (tests: short backoffs, a seeded jitter); the defaults are the product's. */
+  sync?: SyncHostOptions;
 }
 
 /**
@@ -106,7 +116,24 @@ export function createHost(options: HostOptions): Host {
     const dir = options.hotFolder?.dir ?? path.join(options.dataDir, 'inbox');
     components.push(hotFolderComponent(() => createHotFolder({ dir, db, service, clock, ids, events })));
   }
+  const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir) });
+  const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs });
+  const sync = createSyncComponent({
+    db,
+    clock,
+    ids,
+    events,
+    settings,
+    sandbox: embeddedSandbox,
+    readPhoto: (key) => service.readPhoto(key),
+    upstream: options.upstream,
+    options: options.sync,
+  });
+  // Stopped in reverse: the worker before the sandbox it may be talking to.
+  components.push(embeddedSandbox, sync);
   const bridge = composeBridgeHandlers(
+    syncHandlers({ db, clock, sync }),
+    settingsHandlers({ settings, sync }),
     recordHandlers({ service }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi }),

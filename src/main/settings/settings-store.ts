@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { eq, inArray } from 'drizzle-orm';
+import { inTransaction, type Db } from '../db/open-database';
+import { providers, settings } from '../db/schema';
+import type { DeskSettingsUpdate } from '../../shared/bridge/desk-contract';
+import type { FieldError } from '../../shared/contract';
+import { referenceNotFound, validationFailed } from '../../shared/service-error';
+import type { SecretStore } from './secret-store';
+
+/** What the settings table holds: plain preferences. The API key lives in the SecretStore. */
+export interface SavedSettings {
+  upstream_url: string | null;
+  default_provider_id: string | null;
+  hot_folder: string | null;
+}
+
+const KEYS = ['upstream_url', 'default_provider_id', 'hot_folder'] as const satisfies readonly (keyof SavedSettings)[];
+
+export interface SettingsStore {
+  read(): SavedSettings;
+  apiKey(): string | null;
+  /**
+   * Validates the whole change first, then writes it: a change with one bad field writes
+   * nothing. `upstreamTouched`: the change named the URL or the key (even unchanged: saving
+   * them again is how a person says "try these credentials again" after a 401).
+   */
+  update(change: DeskSettingsUpdate): { saved: SavedSettings; upstreamTouched: boolean };
+}
+
+export function createSettingsStore(deps: { db: Db; secrets: SecretStore }): SettingsStore {
+  const { db, secrets } = deps;
+
+  function read(): SavedSettings {
+    const rows = db.select().from(settings).where(inArray(settings.key, [...KEYS])).all();
+    const saved: SavedSettings = { upstream_url: null, default_provider_id: null, hot_folder: null };
+    for (const row of rows) {
+      if (typeof row.value === 'string') saved[row.key as keyof SavedSettings] = row.value;
+    }
+    return saved;
+  }
+
+  function validate(change: DeskSettingsUpdate): void {
+    const errors: FieldError[] = [];
+    if (change.default_provider_id) {
+      const known = db.select({ id: providers.id }).from(providers).where(eq(providers.id, change.default_provider_id)).get();
+      if (!known) errors.push(referenceNotFound('default_provider_id', 'provider', change.default_provider_id));
+    }
+    if (change.hot_folder && !path.isAbsolute(change.hot_folder)) {
+      errors.push({ path: 'hot_folder', code: 'invalid_format', message: 'hot_folder must be a full path to a folder (for example /Users/desk/Scans or C:\\Scans).' });
+    }
+    if (errors.length) throw validationFailed(errors);
+  }
+
+  return {
+    read,
+    apiKey: () => secrets.get('upstream_api_key'),
+    update(change) {
+      validate(change);
+      // The secret first: if its file cannot be written, the settings table is untouched too.
+      if (change.api_key !== undefined) secrets.set('upstream_api_key', change.api_key);
+      inTransaction(db, () => {
+        for (const key of KEYS) {
+          const value = change[key];
+          if (value === undefined) continue;
+          if (value === null) db.delete(settings).where(eq(settings.key, key)).run();
+          else db.insert(settings).values({ key, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
+        }
+      });
+      return { saved: read(), upstreamTouched: change.upstream_url !== undefined || change.api_key !== undefined };
+    },
+  };
+}

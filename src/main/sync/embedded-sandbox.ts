@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { HostComponent } from '../host/create-host';
+import { startSandbox, type Sandbox } from '../sandbox/start-sandbox';
+
+export interface EmbeddedSandboxOptions {
+  dataDir: string;
+  /** Resolution delay of discoveries and checks (the sandbox's default: about a second). */
+  delayMs?: number;
+}
+
+/**
+ * Sandbox mode (DESIGN.md §1): with no upstream configured, the host runs the sandbox
+ * in-process on a loopback port and syncs to it over real HTTP, exactly as it would to a
+ * vendor. Its data lives in the data dir, so what was synced to it is still there after a
+ * restart. The API key is fresh each start: only this process ever talks to it.
+ */
+export interface EmbeddedSandbox extends HostComponent {
+  /** Starts it if it is not running; the address and key to sync with. */
+  ensure(): Promise<{ url: string; apiKey: string }>;
+  stop(): Promise<void>;
+}
+
+export function embeddedSandboxPath(dataDir: string): string {
+  return path.join(dataDir, 'sandbox', 'sandbox.sqlite');
+}
+
+export function createEmbeddedSandbox(options: EmbeddedSandboxOptions): EmbeddedSandbox {
+  let running: Promise<Sandbox> | null = null;
+  return {
+    name: 'embedded-sandbox',
+    ensure() {
+      running ??= startSandbox({
+        port: 0,
+        dbFile: embeddedSandboxPath(options.dataDir),
+        apiKey: randomBytes(32).toString('hex'),
+        delayMs: options.delayMs,
+      });
+      const started = running;
+      return started.then(
+        (sandbox) => ({ url: sandbox.url, apiKey: sandbox.apiKey }),
+        (error: unknown) => {
+          if (running === started) running = null;
+          throw error;
+        },
+      );
+    },
+    async stop() {
+      const current = running;
+      running = null;
+      if (current) await (await current.catch(() => null))?.close();
+    },
+  };
+}
