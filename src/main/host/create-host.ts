@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { auditHandlers } from '../bridge/audit-handlers';
 import { deskHandlers } from '../bridge/desk-handlers';
 import { composeBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
 import { inboxHandlers } from '../bridge/inbox-handlers';
@@ -10,6 +11,8 @@ import { createHotFolder } from '../inbox/hot-folder';
 import { createLocalApi } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
+import { createAuditLog, workstationUser, type AuditLog } from '../security/audit-log';
+import { withAuditTrail } from '../security/audited-bridge';
 import { databaseFileState } from '../security/database-cipher';
 import { keyFilePaths, readOrCreateKeyFile } from '../security/database-key';
 import { systemClock, type Clock } from '../support/clock';
@@ -43,6 +46,8 @@ export interface HostOptions {
    * file `<dataDir>/database.key`, made at first start.
    */
   encryptionKey?: Buffer;
+  /** Who the audit log names; absent: the operating-system user running Coverdesk. */
+  actor?: string;
   /** Where the upstream API key is kept; absent: a user-only file in the data dir. */
   secrets?: SecretStore;
   /** Sync tuning (tests: short backoffs, a seeded jitter); the defaults are the product's. */
@@ -69,6 +74,8 @@ export interface Host {
   service: V1Service;
   bridge: BridgeHandlers;
   events: EventHub;
+  /** Append-only: who viewed, created, printed or exported which record. */
+  audit: AuditLog;
   /** Starts the background components. Tests of the store alone never call it. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -98,6 +105,7 @@ export function createHost(options: HostOptions): Host {
   const database = openDatabase({ file: paths.database, key: encryptionKey });
   const db = database.db;
   seedReferenceData(db);
+  const audit = createAuditLog({ db, clock, actor: options.actor ?? workstationUser() });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
   const service = createLocalService({
@@ -131,14 +139,17 @@ export function createHost(options: HostOptions): Host {
   });
   // Stopped in reverse: the worker before the sandbox it may be talking to.
   components.push(embeddedSandbox, sync);
-  const bridge = composeBridgeHandlers(
+  const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
     settingsHandlers({ settings, sync }),
     recordHandlers({ service }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi }),
     deskHandlers({ db, photoUrl }),
+    auditHandlers({ audit, db }),
   );
+  // Views and creates through the desk are audited here, once, whichever adapter calls.
+  const bridge = withAuditTrail(handlers, audit);
 
   let started: HostComponent[] = [];
   let closed = false;
@@ -150,6 +161,7 @@ export function createHost(options: HostOptions): Host {
     service,
     bridge,
     events,
+    audit,
     async start() {
       for (const component of components) {
         await component.start?.();

@@ -32,6 +32,7 @@ import {
   SyncListInput,
   SyncStatus,
 } from './desk-contract';
+import { AuditEntry, AuditListInput, AuditPage, AuditRecordInput, IdleLockSettings, IdleLockUpdate, SessionLocked } from './security-contract';
 
 const ById = z.strictObject({ id: Id });
 const List = ListParams.partial();
@@ -103,6 +104,12 @@ export const BRIDGE_METHODS = {
   'localApi.status': { input: z.strictObject({}), output: LocalApiStatus },
   'localApi.regenerateToken': { input: z.strictObject({}), output: LocalApiStatus },
   'extractions.preview': { input: ExtractionPreviewInput, output: ExtractionPreview },
+
+  // Session safety (security-contract.ts): the audit log in Settings, and the idle lock.
+  'audit.list': { input: AuditListInput, output: AuditPage },
+  'audit.record': { input: AuditRecordInput, output: AuditEntry },
+  'idleLock.get': { input: z.strictObject({}), output: IdleLockSettings },
+  'idleLock.update': { input: IdleLockUpdate, output: IdleLockSettings },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;
@@ -120,6 +127,8 @@ export const BRIDGE_EVENTS = {
   'records.changed': z.object({ collection: z.string(), id: z.string() }),
   /** The sync worker's status whenever it changes (online/offline, counts). */
   'sync.status': SyncStatus,
+  /** The OS locked the workstation or went to sleep: the renderer hides PHI at once. */
+  'session.locked': SessionLocked,
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeEvent = keyof typeof BRIDGE_EVENTS;
