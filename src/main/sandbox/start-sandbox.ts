@@ -59,6 +59,10 @@ export interface Sandbox {
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (!options.apiKey) throw new Error('The sandbox needs an API key.');
+  // Built first: bad fault options refuse to start before anything is opened.
+  const before: MiddlewareHandler[] = [];
+  if (options.latencyMs) before.push(latency(options.latencyMs));
+  if (options.faults) before.push(faultInjection(options.faults));
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? createIdGenerator(clock);
   const temp = options.dbFile ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-sandbox-'));
@@ -80,9 +84,6 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     extractor: options.extractor,
     log: options.log,
   });
-  const before: MiddlewareHandler[] = [];
-  if (options.latencyMs) before.push(latency(options.latencyMs));
-  if (options.faults) before.push(faultInjection(options.faults));
   const app = createV1App({
     service,
     source: 'api',
