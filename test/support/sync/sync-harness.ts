@@ -7,6 +7,8 @@ import { createHost, type Host, type HostOptions } from '../../../src/main/host/
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/start-sandbox';
 import type { SyncPolicy } from '../../../src/main/sync/sync-engine';
 import type { SyncStatus } from '../../../src/shared/bridge/desk-contract';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS, SEED_ROSTER } from '../../../src/main/sandbox/seed-data';
+import { makePng } from '../images';
 import { makeTempDir } from '../temp-dir';
 
 /** Backoffs in tens of milliseconds: the same state machine, a hundred times faster. */
@@ -126,3 +128,36 @@ export function expectExactlyOnce(local: Db, upstream: Db): void {
   const upstreamPhotos = upstream.select({ key: schema.photos.object_key }).from(schema.photos).all().map((p) => p.key).sort();
   expect(upstreamPhotos).toEqual(localPhotos.map((p) => p.remote_id as string).sort());
 }
+
+/** One front-desk visit through the bridge: patient, photos, card, and what the desk runs on it. */
+export async function createVisit(host: Host, n: number, options: { discovery?: boolean; extraction?: boolean; memberId?: string } = {}) {
+  const { bridge } = host;
+  const person = ROSTER_PEOPLE[n % ROSTER_PEOPLE.length];
+  const patient = await bridge['patients.create'](person);
+  const photo = (shade: number) =>
+    bridge['photos.upload']({ content_type: 'image/png', data_base64: Buffer.from(makePng(4, 4, [n % 251, (n >> 8) % 251, shade])).toString('base64') });
+  const front = await photo(1);
+  const back = await photo(2);
+  const card = await bridge['cards.create']({
+    patient_id: patient.id,
+    member_id: options.memberId ?? `W${String(100000000 + n)}`,
+    front_photo_object_key: front.object_key,
+    back_photo_object_key: back.object_key,
+  });
+  const check = await bridge['checks.create']({
+    insurance_card_id: card.id,
+    provider_id: SEED_PROVIDERS[n % SEED_PROVIDERS.length].id,
+    clearinghouse_entity_id: SEED_CLEARINGHOUSE_ENTITIES[n % SEED_CLEARINGHOUSE_ENTITIES.length].id,
+    service_type: 'health_benefit_plan_coverage',
+  });
+  const discovery = options.discovery ? await bridge['discoveries.create']({ insurance_card_id: card.id }) : undefined;
+  const extraction = options.extraction ? await bridge['extractions.create']({ insurance_card_id: card.id }) : undefined;
+  return { patient, front, back, card, check, discovery, extraction };
+}
+
+/** People in the sandbox's roster, so discoveries find them (and spawn checks). */
+const ROSTER_PEOPLE = SEED_ROSTER.filter((p) => !/^(AAA|PENDING|CHERROR)/.test(p.member_id)).map(({ first_name, last_name, date_of_birth }) => ({
+  first_name,
+  last_name,
+  date_of_birth,
+}));
