@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import { inTransaction, type Db } from '../db/open-database';
 import { checks, clearinghouse_entities, discoveries, extractions, insurance_cards, providers, roster } from '../db/schema';
+import type { HostComponent } from '../host/create-host';
 import type { HotFolderExtractor } from '../inbox/hot-folder';
 import { buildRecord } from '../operations/create-builders';
 import type { PhotoStore } from '../photos/photo-store';
@@ -33,12 +34,12 @@ export interface ClearinghouseDeps {
   log?(message: string): void;
 }
 
-export interface Clearinghouse {
+export interface Clearinghouse extends HostComponent {
   /** Resolves every pending record that is due by the clock; extractions finish asynchronously. */
   resolveDue(): void;
   /** Settles once no extraction is running (tests, and a clean close). */
   idle(): Promise<void>;
-  /** Resolves on a timer as well, for clients that wait without reading (a HostComponent). */
+  /** Resolves on a timer as well, for clients that wait without reading. */
   start(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -202,6 +203,7 @@ export function createClearinghouse(deps: ClearinghouseDeps): Clearinghouse {
   }
 
   return {
+    name: 'sandbox-clearinghouse',
     resolveDue,
     idle,
     async start() {
