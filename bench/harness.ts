@@ -1,3 +1,5 @@
+import { Worker } from 'node:worker_threads';
+
 /** What every benchmark reports: one JSON line each, plus a row in the table. */
 export interface BenchResult {
   name: string;
@@ -81,4 +83,13 @@ export function printTable(results: BenchResult[]): void {
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const row of rows) console.log(line(row));
+}
+
+/**
+ * A TypeScript file on a worker thread (its own event loop, so the other side of a
+ * benchmark is not measured with ours). tsx does not load a `.ts` worker on Node 20 by
+ * itself, so the worker registers tsx's CommonJS hook before requiring the file.
+ */
+export function startTsWorker(file: string, workerData?: unknown): Worker {
+  return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true, workerData });
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { startTsWorker } from './harness';
 
 /** `count` POSTs of `body` to `path` on a Unix socket, `concurrency` at a time on keep-alive connections. */
 export interface LoadJob {
@@ -24,13 +24,9 @@ export interface HttpLoad {
   close(): Promise<void>;
 }
 
-/**
- * A load generator on a worker thread. tsx does not load a `.ts` worker on Node 20 by
- * itself, so the worker registers tsx's CommonJS hook before requiring its file.
- */
+/** A load generator on a worker thread: the client's work is not counted as the server's. */
 export function startHttpLoad(): HttpLoad {
-  const file = path.join(__dirname, 'http-load-worker.ts');
-  const worker = new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true });
+  const worker = startTsWorker(path.join(__dirname, 'http-load-worker.ts'));
   let pending: { resolve(result: LoadResult): void; reject(error: Error): void } | null = null;
   worker.on('message', (message: { ok: true; result: LoadResult } | { ok: false; message: string }) => {
     const p = pending;

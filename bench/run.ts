@@ -2,6 +2,7 @@ import { printResults, printTable, type BenchResult, type Benchmark } from './ha
 import { localApi } from './local-api';
 import { localCreate } from './local-create';
 import { startup } from './startup';
+import { syncDrain } from './sync-drain';
 
 /**
  * `npm run bench [-- --quick] [-- --only NAME]`: every benchmark, each against its raw
@@ -11,6 +12,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   local_create: localCreate,
   local_api: localApi,
   startup,
+  sync_drain: syncDrain,
 };
 
 async function main(): Promise<void> {
