@@ -1,55 +1,109 @@
-import { app, BrowserWindow, ipcMain, type IpcMainInvokeEvent, type WebPreferences } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, powerMonitor, protocol, safeStorage, session, shell, type WebContents } from 'electron';
+import { autoUpdater } from 'electron-updater';
 import path from 'node:path';
-import { BRIDGE_EVENT_NAMES, BRIDGE_METHOD_NAMES } from '../shared/bridge/contract';
-import { dispatchBridgeCall } from './bridge/dispatch';
-import { createHost, type Host } from './host/create-host';
+import { createHost, hostPaths, type Host } from './host/create-host';
+import { databaseFileState } from './security/database-cipher';
+import { keyFilePaths, readOrCreateWrappedKey } from './security/database-key';
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, originOf } from './shell/app-protocol';
+import { resolveUpdateFeed, startAutoUpdates } from './shell/auto-update';
+import { forwardBridgeEvents, isTrustedSender, registerBridgeIpc } from './shell/ipc-bridge';
+import { applyNavigationPolicy } from './shell/navigation-policy';
+import { applyPermissionPolicy } from './shell/permission-policy';
+import { mainWindowOptions, secureWebPreferences } from './shell/web-preferences';
 
-/** Every window is made from these, and only these, preferences. */
-export const WEB_PREFERENCES: WebPreferences = {
-  preload: path.join(__dirname, '../preload/index.js'),
-  contextIsolation: true,
-  sandbox: true,
-  nodeIntegration: false,
-  webSecurity: true,
-};
+/**
+ * The Electron main process: windows, IPC, the app:// protocol and the OS key store. All
+ * the work is the host's (createHost), which is plain Node; everything security-relevant
+ * here is a plain module in ./shell, unit-tested with the electron module mocked.
+ */
 
-let mainWindow: BrowserWindow | null = null;
+// The dev server (electron-vite dev) is an app origin only in unpackaged builds.
+const devRendererUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const appOrigins = [APP_ORIGIN, ...(devRendererUrl && originOf(devRendererUrl) ? [originOf(devRendererUrl)!] : [])];
+const webPreferences = secureWebPreferences({ preload: path.join(__dirname, '../preload/index.js'), devTools: !app.isPackaged });
+const appWindows = new Set<WebContents>();
 
-/** Only our own top frame may call the host. */
-function isTrustedSender(event: IpcMainInvokeEvent): boolean {
-  return mainWindow !== null && event.sender === mainWindow.webContents && event.senderFrame === mainWindow.webContents.mainFrame;
-}
-
-export function registerBridge(host: Host): void {
-  for (const method of BRIDGE_METHOD_NAMES) {
-    ipcMain.handle(method, (event, input: unknown) => {
-      if (!isTrustedSender(event)) {
-        return { ok: false, error: { type: 'permission_error', code: 'forbidden', message: 'This frame may not call Coverdesk.', status: 403 } };
-      }
-      return dispatchBridgeCall(host.bridge, method, input);
-    });
-  }
-  for (const name of BRIDGE_EVENT_NAMES) {
-    host.events.on(name, (payload) => mainWindow?.webContents.send(name, payload));
-  }
+/**
+ * Errors in the main process are reported by kind and stack frames only: the message line
+ * could carry PHI (a value in a failed query, a name in a path).
+ */
+function report(context: string, error: unknown): void {
+  const frames = error instanceof Error && error.stack ? error.stack.split('\n').filter((line) => /^\s+at /.test(line)).join('\n') : '';
+  console.error(`${context}: ${error instanceof Error ? error.name : typeof error}${frames ? `\n${frames}` : ''}`);
 }
 
 function createWindow(): BrowserWindow {
-  const window = new BrowserWindow({ width: 1280, height: 860, show: false, webPreferences: WEB_PREFERENCES });
+  const window = new BrowserWindow(mainWindowOptions(webPreferences));
+  const contents = window.webContents;
+  appWindows.add(contents);
+  window.once('closed', () => appWindows.delete(contents));
   window.once('ready-to-show', () => window.show());
-  if (process.env.ELECTRON_RENDERER_URL) void window.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void window.loadFile(path.join(__dirname, '../renderer/index.html'));
+  void window.loadURL(devRendererUrl ?? APP_ENTRY_URL);
   return window;
 }
 
+async function openHost(): Promise<Host> {
+  const dataDir = path.join(app.getPath('userData'), 'data');
+  const encryptionKey = await readOrCreateWrappedKey(
+    { file: keyFilePaths(dataDir).wrapped, mayCreate: databaseFileState(hostPaths(dataDir).database) !== 'encrypted' },
+    { protector: safeStorage, platform: process.platform },
+  );
+  return createHost({ dataDir, encryptionKey });
+}
+
 async function main(): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    // One process per database: a second start just brings the first window forward.
+    app.quit();
+    return;
+  }
+  protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+  app.enableSandbox();
+  app.on('web-contents-created', (_event, contents) => applyNavigationPolicy(contents, { appOrigins, openExternal: (url) => shell.openExternal(url) }));
+  process.on('uncaughtException', (error) => report('Unexpected error', error));
+
   await app.whenReady();
-  const host = createHost({ dataDir: path.join(app.getPath('userData'), 'data') });
-  registerBridge(host);
-  mainWindow = createWindow();
+  if (process.platform === 'win32') app.setAppUserModelId('com.coverdesk.app');
+
+  let host: Host;
+  try {
+    host = await openHost();
+  } catch (error) {
+    // Key and database errors are written for the person at the desk and carry no PHI.
+    dialog.showErrorBox('Coverdesk cannot start', error instanceof Error ? error.message : 'Coverdesk could not open its data.');
+    app.quit();
+    return;
+  }
+
+  protocol.handle(APP_SCHEME, createAppProtocolHandler({ rendererDir: path.join(__dirname, '../renderer') }));
+  applyPermissionPolicy(session.defaultSession, appOrigins);
+  registerBridgeIpc({
+    ipcMain,
+    handlers: host.bridge,
+    isTrusted: (event) => isTrustedSender(event, { appOrigins, isAppWindow: (contents) => appWindows.has(contents) }),
+    onRefused: (method) => console.warn(`Refused a bridge call (${method}) from a frame that is not Coverdesk's.`),
+  });
+  forwardBridgeEvents(host.events, (name, payload) => appWindows.forEach((contents) => contents.send(name, payload)));
+  powerMonitor.on('lock-screen', () => host.events.emit('session.locked', { reason: 'system_lock' }));
+  powerMonitor.on('suspend', () => host.events.emit('session.locked', { reason: 'system_suspend' }));
+
+  await host.start();
+  let window = createWindow();
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) window = createWindow();
+    if (window.isMinimized()) window.restore();
+    window.focus();
+  });
+  if (app.isPackaged) {
+    startAutoUpdates({ updater: autoUpdater, feed: resolveUpdateFeed(process.env), log: (message) => console.log(message) });
+  }
   app.on('window-all-closed', () => {
     void host.close().finally(() => app.quit());
   });
 }
 
-void main();
+/** Settles once the app is up (or has given up); the shell's tests await it. */
+export const started: Promise<void> = main().catch((error: unknown) => {
+  report('Coverdesk could not start', error);
+  app.quit();
+});

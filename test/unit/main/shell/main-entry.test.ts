@@ -1,0 +1,187 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { APP_ENTRY_URL, APP_ORIGIN } from '../../../../src/main/shell/app-protocol';
+import { CONTENT_SECURITY_POLICY } from '../../../../src/main/shell/content-security-policy';
+import { databaseFileState } from '../../../../src/main/security/database-cipher';
+import { BRIDGE_METHOD_NAMES } from '../../../../src/shared/bridge/contract';
+import { makeTempDir } from '../../../support/temp-dir';
+import { fakeFrame, fakeIpcMain, fakeSession, fakeWebContents, invokeEvent, navigationEvent, type FakeWebContents } from './fake-electron';
+
+/**
+ * src/main/index.ts with the `electron` module mocked: the real host, database and shell
+ * modules, composed by the real entry point, observed through the calls it makes.
+ */
+// The mocked modules are these two objects; each start fills them with that test's fakes.
+const electron = vi.hoisted(() => ({}) as Record<string, unknown>);
+const updater = vi.hoisted(() => ({}) as { autoUpdater: Record<string, any> });
+vi.mock('electron', () => electron);
+vi.mock('electron-updater', () => updater);
+
+interface FakeWindow {
+  options: { webPreferences: Record<string, unknown> };
+  webContents: FakeWebContents;
+  loadURL: ReturnType<typeof vi.fn>;
+}
+
+function fakeElectron(dataRoot: string, backend: string) {
+  const appEvents = new EventEmitter();
+  const windows: FakeWindow[] = [];
+  const ipcMain = fakeIpcMain();
+  const session = fakeSession();
+  const powerMonitor = new EventEmitter();
+  const protocolHandlers = new Map<string, (request: Request) => Promise<Response>>();
+  class BrowserWindow extends EventEmitter {
+    webContents = fakeWebContents();
+    loadURL = vi.fn(async () => undefined);
+    loadFile = vi.fn(async () => undefined);
+    show = vi.fn();
+    focus = vi.fn();
+    restore = vi.fn();
+    isDestroyed = () => false;
+    isMinimized = () => false;
+    constructor(readonly options: FakeWindow['options']) {
+      super();
+      windows.push(this as unknown as FakeWindow);
+    }
+  }
+  const module = {
+    app: {
+      isPackaged: true,
+      requestSingleInstanceLock: vi.fn(() => true),
+      enableSandbox: vi.fn(),
+      whenReady: vi.fn(async () => undefined),
+      getPath: vi.fn((name: string) => (name === 'userData' ? dataRoot : os.tmpdir())),
+      setAppUserModelId: vi.fn(),
+      quit: vi.fn(),
+      on: (event: string, listener: (...args: unknown[]) => void) => appEvents.on(event, listener),
+    },
+    BrowserWindow,
+    dialog: { showErrorBox: vi.fn() },
+    ipcMain,
+    powerMonitor,
+    protocol: {
+      registerSchemesAsPrivileged: vi.fn(),
+      handle: vi.fn((scheme: string, handler: (request: Request) => Promise<Response>) => protocolHandlers.set(scheme, handler)),
+    },
+    // Reversible but not the identity: the wrapped file must not hold the key as is.
+    safeStorage: {
+      getSelectedStorageBackend: () => backend,
+      isAsyncEncryptionAvailable: async () => true,
+      encryptStringAsync: async (text: string) => Buffer.from(`wrapped:${Buffer.from(text).toString('base64')}`),
+      decryptStringAsync: async (data: Buffer) => ({ shouldReEncrypt: false, result: Buffer.from(data.toString().replace(/^wrapped:/, ''), 'base64').toString() }),
+    },
+    session: { defaultSession: session.session },
+    shell: { openExternal: vi.fn(async () => undefined) },
+  };
+  return { module, appEvents, windows, ipcMain, session, powerMonitor, protocolHandlers };
+}
+
+
+let temp: { dir: string; cleanup(): void };
+let fake: ReturnType<typeof fakeElectron>;
+async function startApp(backend = 'gnome_libsecret') {
+  fake = fakeElectron(temp.dir, backend);
+  Object.assign(electron, fake.module);
+  updater.autoUpdater = { autoDownload: false, autoInstallOnAppQuit: false, setFeedURL: vi.fn(), checkForUpdatesAndNotify: vi.fn(async () => null) };
+  vi.resetModules();
+  const entry = await import('../../../../src/main/index');
+  await entry.started;
+  return fake;
+}
+beforeEach(() => {
+  temp = makeTempDir('coverdesk-shell-');
+});
+afterEach(async () => {
+  // Closing the last window closes the host (its database, local API and sync worker).
+  for (const listener of fake.appEvents.listeners('window-all-closed')) (listener as () => void)();
+  await vi.waitFor(() => expect(fake.module.app.quit).toHaveBeenCalled());
+  temp.cleanup();
+});
+
+describe('the Electron main process', () => {
+  it('opens one window from the secure preferences, on app:// rather than file://', async () => {
+    const { windows, module } = await startApp();
+    expect(module.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
+      { scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) },
+    ]);
+    expect(module.app.enableSandbox).toHaveBeenCalled();
+    expect(windows).toHaveLength(1);
+    const prefs = windows[0].options.webPreferences;
+    expect(prefs).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, webviewTag: false, devTools: false });
+    expect(prefs.preload).toBe(path.resolve(__dirname, '../../../../src/preload/index.js'));
+    expect(windows[0].loadURL).toHaveBeenCalledWith(APP_ENTRY_URL);
+  });
+
+  it('serves app:// with the Content-Security-Policy header', async () => {
+    const { protocolHandlers } = await startApp();
+    const page = await protocolHandlers.get('app')!(new Request(APP_ENTRY_URL));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+  });
+
+  it('guards every web contents it creates: no navigating away, no new windows', async () => {
+    const { appEvents, module } = await startApp();
+    const contents = fakeWebContents();
+    appEvents.emit('web-contents-created', {}, contents);
+    const away = navigationEvent();
+    contents.emit('will-navigate', away, 'https://evil.example/');
+    expect(away.defaultPrevented).toBe(true);
+    expect(contents.windowOpenHandler!({ url: 'file:///etc/passwd' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'https://www.cms.gov/' })).toEqual({ action: 'deny' });
+    expect(module.shell.openExternal).toHaveBeenCalledTimes(2);
+    expect(module.shell.openExternal).toHaveBeenCalledWith('https://www.cms.gov/');
+    expect(module.shell.openExternal).not.toHaveBeenCalledWith('file:///etc/passwd');
+  });
+
+  it('grants the camera to the app origin only', async () => {
+    const { session } = await startApp();
+    expect(await session.request('media', { requestingUrl: APP_ENTRY_URL, mediaTypes: ['video'] })).toBe(true);
+    expect(await session.request('media', { requestingUrl: 'https://evil.example/', mediaTypes: ['video'] })).toBe(false);
+    expect(await session.request('geolocation', { requestingUrl: APP_ENTRY_URL })).toBe(false);
+  });
+
+  it('serves the bridge to its own window only, and pushes the system lock to it', async () => {
+    const { ipcMain, windows, powerMonitor } = await startApp();
+    expect([...ipcMain.handlers.keys()].sort()).toEqual([...BRIDGE_METHOD_NAMES].sort());
+    const own = windows[0].webContents;
+    const created = await ipcMain.handlers.get('patients.create')!(invokeEvent(own, fakeFrame(APP_ENTRY_URL)), { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' });
+    expect(created).toMatchObject({ ok: true });
+    const stranger = await ipcMain.handlers.get('patients.list')!(invokeEvent(fakeWebContents(), fakeFrame(`${APP_ORIGIN}/index.html`)), {});
+    expect(stranger).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    const invalid = await ipcMain.handlers.get('patients.create')!(invokeEvent(own, fakeFrame(APP_ENTRY_URL)), { first_name: 'Ada' });
+    expect(invalid).toMatchObject({ ok: false, error: { code: 'validation_failed' } });
+
+    powerMonitor.emit('lock-screen');
+    powerMonitor.emit('suspend');
+    expect(own.sent).toContainEqual(['session.locked', { reason: 'system_lock' }]);
+    expect(own.sent).toContainEqual(['session.locked', { reason: 'system_suspend' }]);
+  });
+
+  it('keeps the database key wrapped by safeStorage, and the database encrypted', async () => {
+    await startApp();
+    const dataDir = path.join(temp.dir, 'data');
+    const wrapped = fs.readFileSync(path.join(dataDir, 'database.key.safe'), 'utf8');
+    expect(wrapped).toMatch(/^wrapped:/);
+    expect(wrapped).not.toMatch(/[0-9a-f]{64}/);
+    expect(fs.existsSync(path.join(dataDir, 'database.key'))).toBe(false);
+    expect(databaseFileState(path.join(dataDir, 'coverdesk.sqlite'))).toBe('encrypted');
+  });
+
+  it('checks for updates when packaged', async () => {
+    await startApp();
+    expect(updater.autoUpdater.checkForUpdatesAndNotify).toHaveBeenCalled();
+    expect(updater.autoUpdater.autoInstallOnAppQuit).toBe(true);
+  });
+
+  it("refuses Linux's basic_text key store with a clear message, before anything is written", async () => {
+    const { module, windows } = await startApp('basic_text');
+    expect(module.dialog.showErrorBox).toHaveBeenCalledWith('Coverdesk cannot start', expect.stringMatching(/"basic_text" backend.*Install and unlock a keyring/));
+    expect(module.app.quit).toHaveBeenCalled();
+    expect(windows).toHaveLength(0);
+    expect(fs.existsSync(path.join(temp.dir, 'data', 'coverdesk.sqlite'))).toBe(false);
+    expect(fs.existsSync(path.join(temp.dir, 'data', 'database.key.safe'))).toBe(false);
+  });
+});

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import vm from 'node:vm';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { BRIDGE_METHOD_NAMES } from '../../../src/shared/bridge/contract';
+
+/** The preload with the `electron` module mocked: what it exposes, and what it never does. */
+const electron = vi.hoisted(() => ({}) as Record<string, any>);
+vi.mock('electron', () => electron);
+
+function fakeRenderer() {
+  const exposed = new Map<string, unknown>();
+  const listeners = new Map<string, ((...args: unknown[]) => void)[]>();
+  const ipcRenderer = {
+    invoke: vi.fn(async (channel: string, input: unknown) => ({ ok: true, value: { channel, input } })),
+    on: vi.fn((channel: string, listener: (...args: unknown[]) => void) => {
+      listeners.set(channel, [...(listeners.get(channel) ?? []), listener]);
+    }),
+    removeListener: vi.fn((channel: string, listener: (...args: unknown[]) => void) => {
+      listeners.set(channel, (listeners.get(channel) ?? []).filter((l) => l !== listener));
+    }),
+    send: vi.fn(),
+    sendSync: vi.fn(),
+  };
+  const contextBridge = { exposeInMainWorld: vi.fn((key: string, api: unknown) => exposed.set(key, api)) };
+  return { module: { ipcRenderer, contextBridge }, exposed, listeners, ipcRenderer, contextBridge };
+}
+
+/** Every function reachable from the exposed object, by path. */
+function leaves(value: unknown, prefix = ''): Map<string, unknown> {
+  const found = new Map<string, unknown>();
+  if (value && typeof value === 'object') {
+    for (const [key, child] of Object.entries(value)) {
+      const at = prefix ? `${prefix}.${key}` : key;
+      if (typeof child === 'function') found.set(at, child);
+      else leaves(child, at).forEach((v, k) => found.set(k, v));
+    }
+  }
+  return found;
+}
+
+function checkExposure(fake: ReturnType<typeof fakeRenderer>) {
+  expect(fake.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
+  expect([...fake.exposed.keys()]).toEqual(['coverdesk']);
+  const api = fake.exposed.get('coverdesk') as Record<string, any>;
+  const functions = leaves(api);
+  expect([...functions.keys()].filter((k) => k !== 'on').sort()).toEqual([...BRIDGE_METHOD_NAMES].sort());
+  expect(functions.has('on')).toBe(true);
+  // Nothing of ipcRenderer leaks: not the object, not one of its functions.
+  const ipcParts = new Set<unknown>([fake.ipcRenderer, ...Object.values(fake.ipcRenderer)]);
+  for (const [at, fn] of functions) expect(ipcParts.has(fn), at).toBe(false);
+  expect(JSON.stringify(Object.keys(api))).not.toMatch(/ipcRenderer|invoke|send/);
+  return api;
+}
+
+let fake: ReturnType<typeof fakeRenderer>;
+beforeEach(async () => {
+  fake = fakeRenderer();
+  Object.assign(electron, fake.module);
+  vi.resetModules();
+  await import('../../../src/preload/index');
+});
+
+describe('the preload', () => {
+  it('exposes exactly the bridge methods as window.coverdesk, and never ipcRenderer', () => {
+    checkExposure(fake);
+  });
+
+  it('sends each method on its own channel with the input as given', async () => {
+    const api = fake.exposed.get('coverdesk') as Record<string, any>;
+    const input = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' };
+    expect(await api.patients.create(input)).toEqual({ ok: true, value: { channel: 'patients.create', input } });
+    await api.audit.list({ limit: 5 });
+    expect(fake.ipcRenderer.invoke.mock.calls.map((c) => c[0])).toEqual(['patients.create', 'audit.list']);
+    expect(fake.ipcRenderer.send).not.toHaveBeenCalled();
+    expect(fake.ipcRenderer.sendSync).not.toHaveBeenCalled();
+  });
+
+  it('passes events on as the payload only (never the IPC event and its sender), for known events only', () => {
+    const api = fake.exposed.get('coverdesk') as Record<string, any>;
+    const received: unknown[] = [];
+    const off = api.on('session.locked', (...args: unknown[]) => received.push(args));
+    const ipcEvent = { sender: fake.ipcRenderer, senderId: 0 };
+    fake.listeners.get('session.locked')!.forEach((l) => l(ipcEvent, { reason: 'system_lock' }));
+    expect(received).toEqual([[{ reason: 'system_lock' }]]);
+    off();
+    expect(fake.listeners.get('session.locked')).toEqual([]);
+    expect(() => api.on('patients.create', () => undefined)).toThrow(/Unknown bridge event/);
+    expect(() => api.on('ELECTRON_BROWSER_REQUIRE', () => undefined)).toThrow(/Unknown bridge event/);
+  });
+});
+
+// The build is what ships: a sandboxed preload may require nothing but `electron`.
+const built = path.resolve(__dirname, '../../../out/preload/index.js');
+describe.skipIf(!fs.existsSync(built))('the built preload (out/preload/index.js, from `npm run build`)', () => {
+  it('is one CommonJS file that requires only electron and exposes the same API', () => {
+    const other = fakeRenderer();
+    const required: string[] = [];
+    const module = { exports: {} };
+    vm.runInNewContext(fs.readFileSync(built, 'utf8'), {
+      module,
+      exports: module.exports,
+      require: (name: string) => {
+        required.push(name);
+        if (name !== 'electron') throw new Error(`A sandboxed preload cannot require ${name}`);
+        return other.module;
+      },
+    });
+    expect([...new Set(required)]).toEqual(['electron']);
+    checkExposure(other);
+  });
+});
