@@ -78,7 +78,8 @@ export function fieldErrorsFromZod(error: z.ZodError, input: unknown): FieldErro
     seen.add(key);
     return true;
   });
-  return issues.map((issue) => {
+  // One error per unknown field, so each names its own path.
+  return issues.flatMap((issue): z.core.$ZodIssue[] => (issue.code === 'unrecognized_keys' ? issue.keys.map((key) => ({ ...issue, keys: [key] })) : [issue])).map((issue) => {
     const path = issue.path.map(String).join('.');
     if (issue.path.length > 0 && (issue.code === 'invalid_type' || issue.code === 'invalid_value') && isMissing(input, issue.path)) {
       return { path, code: 'required', message: `${path} is required.` };
@@ -91,12 +92,10 @@ export function fieldErrorsFromZod(error: z.ZodError, input: unknown): FieldErro
         const shown = allowed.length > 12 ? `${allowed.slice(0, 12).join(', ')}, … (${allowed.length} values; see the contract)` : allowed.join(', ');
         return { path, code: 'invalid_enum_value', message: `${path} must be one of: ${shown}.` };
       }
-      case 'unrecognized_keys':
-        return {
-          path: issue.keys.length === 1 ? [path, issue.keys[0]].filter(Boolean).join('.') : path,
-          code: 'unknown_field',
-          message: `Unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.join(', ')}: remove ${issue.keys.length > 1 ? 'them' : 'it'}.`,
-        };
+      case 'unrecognized_keys': {
+        const field = [path, issue.keys[0]].filter(Boolean).join('.');
+        return { path: field, code: 'unknown_field', message: `${field} is not a field of this request: remove it.` };
+      }
       case 'too_small':
         return {
           path,
