@@ -1,32 +1,150 @@
-import { useEffect, useState } from 'react';
-import type { Patient } from '../../shared/contract';
+import { useCallback, useEffect, useState } from 'react';
+import { DeskStatusProvider, modeOf, useDeskStatus } from './state/desk-status';
+import { NavigationContext, SCREENS, useNavigation, type Route } from './state/navigation';
+import { Button } from './ui/button';
+import { TodayScreen } from './screens/today-screen';
+import { IntakeScreen } from './screens/intake-screen';
+import { EligibilityScreen } from './screens/eligibility-screen';
+import { DiscoveryScreen } from './screens/discovery-screen';
+import { SyncScreen } from './screens/sync-screen';
+import { SettingsScreen } from './screens/settings-screen';
 
-/** Placeholder shell until the front-desk screens land: lists today's patients. */
 export function App() {
-  const [patients, setPatients] = useState<Patient[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  return (
+    <DeskStatusProvider>
+      <Shell />
+    </DeskStatusProvider>
+  );
+}
 
+function Shell() {
+  const [route, setRoute] = useState<Route>({ screen: 'today' });
+  const navigate = useCallback((next: Route) => setRoute(next), []);
+
+  // Alt+1…6 jump between screens from anywhere, even while typing in a field.
   useEffect(() => {
-    const load = async () => {
-      const result = await window.coverdesk.patients.list({ limit: 100 });
-      if (result.ok) setPatients(result.value.data);
-      else setError(result.error.message);
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (!event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = SCREENS.find((s) => s.key === event.key || `Digit${s.key}` === event.code);
+      if (!target) return;
+      event.preventDefault();
+      setRoute((current) => carryPatient(current, target.screen));
     };
-    void load();
-    return window.coverdesk.on('records.changed', () => void load());
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
 
   return (
-    <main>
-      <h1>Coverdesk</h1>
-      {error && <p role="alert">{error}</p>}
-      <ul>
-        {patients.map((p) => (
-          <li key={p.id}>
-            {p.last_name}, {p.first_name}
-          </li>
-        ))}
-      </ul>
-    </main>
+    <NavigationContext.Provider value={{ route, navigate }}>
+      <a className="skip-link" href="#main">
+        Skip to the screen
+      </a>
+      <div className="app">
+        <div className="banners">
+          <Banners />
+        </div>
+        <Nav route={route} navigate={navigate} />
+        <main id="main" className={`main${route.screen === 'today' ? ' main--fill' : ''}`} tabIndex={-1}>
+          <CurrentScreen route={route} />
+        </main>
+      </div>
+    </NavigationContext.Provider>
+  );
+}
+
+/** Eligibility and Discovery are about one patient: moving between them keeps that patient. */
+function carryPatient(current: Route, screen: Route['screen']): Route {
+  const patientId = 'patientId' in current ? current.patientId : undefined;
+  const cardId = 'cardId' in current ? current.cardId : undefined;
+  switch (screen) {
+    case 'eligibility':
+    case 'discovery':
+      return { screen, patientId, cardId };
+    case 'intake':
+      return { screen, patientId };
+    default:
+      return { screen };
+  }
+}
+
+function CurrentScreen({ route }: { route: Route }) {
+  switch (route.screen) {
+    case 'today':
+      return <TodayScreen />;
+    case 'intake':
+      return <IntakeScreen key={route.patientId ?? 'new'} patientId={route.patientId} />;
+    case 'eligibility':
+      return <EligibilityScreen key={route.patientId ?? 'none'} route={route} />;
+    case 'discovery':
+      return <DiscoveryScreen key={route.patientId ?? 'none'} route={route} />;
+    case 'sync':
+      return <SyncScreen />;
+    case 'settings':
+      return <SettingsScreen />;
+  }
+}
+
+function Nav({ route, navigate }: { route: Route; navigate(route: Route): void }) {
+  const { sync } = useDeskStatus();
+  const attention = sync ? sync.counts.failed + sync.counts.needs_review : 0;
+  return (
+    <nav className="nav" aria-label="Screens">
+      <div className="nav__brand">Coverdesk</div>
+      {SCREENS.map(({ screen, label, key }) => (
+        <button
+          key={screen}
+          type="button"
+          className="nav__item"
+          aria-current={route.screen === screen ? 'page' : undefined}
+          aria-keyshortcuts={`Alt+${key}`}
+          onClick={() => navigate(carryPatient(route, screen))}
+        >
+          <span>{label}</span>
+          {screen === 'sync' && attention > 0 ? (
+            <span className="nav__count" aria-label={`${attention} need attention`}>
+              {attention}
+            </span>
+          ) : (
+            <span className="nav__key" aria-hidden="true">
+              Alt+{key}
+            </span>
+          )}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+/** Sandbox mode and being offline are shown on every screen, never only in Settings. */
+function Banners() {
+  const status = useDeskStatus();
+  const { navigate } = useNavigation();
+  const mode = modeOf(status);
+  const offline = status.sync?.online === false;
+  const queued = status.sync ? status.sync.counts.queued + status.sync.counts.sending : 0;
+  return (
+    <>
+      {mode === 'sandbox' && (
+        <div className="banner banner--sandbox" role="region" aria-label="Sandbox mode">
+          <span>
+            <strong>Sandbox mode.</strong> Checks go to Coverdesk’s practice payer, not a real one: nothing here is a real answer.
+          </span>
+          <Button size="small" onClick={() => navigate({ screen: 'settings' })}>
+            Connect a real service
+          </Button>
+        </div>
+      )}
+      {offline && (
+        <div className="banner banner--offline" role="status">
+          <span>
+            <strong>Offline.</strong> The eligibility service cannot be reached. Everything you enter is saved on this computer
+            {queued > 0 ? ` (${queued} waiting)` : ''} and sent when the connection is back.
+          </span>
+          <Button size="small" onClick={() => navigate({ screen: 'sync' })}>
+            See what is waiting
+          </Button>
+        </div>
+      )}
+    </>
   );
 }

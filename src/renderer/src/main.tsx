@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import './styles.css';
 import { createWebBridge } from './bridge/web-bridge';
 
 // In Electron the preload has set window.coverdesk; in the browser mode we build it here.

@@ -1,0 +1,125 @@
+import { useState } from 'react';
+import { serviceTypeLabel } from '../../../shared/contract';
+import { formatDob, formatWhen, patientName } from '../format';
+import { useNavigation, type Route } from '../state/navigation';
+import { useReferenceData } from '../state/reference-data';
+import { StatusBadge, SyncBadge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { SelectField } from '../ui/field';
+import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
+import { PatientPickerScreen } from '../ui/patient-picker-screen';
+import { ScreenTitle } from '../ui/screen-title';
+import { cardLabel, usePatientDetail } from './eligibility-screen';
+
+export function DiscoveryScreen({ route }: { route: Extract<Route, { screen: 'discovery' }> }) {
+  if (!route.patientId) return <PatientPickerScreen title="Discovery" screen="discovery" />;
+  return <PatientDiscovery patientId={route.patientId} initialCardId={route.cardId} />;
+}
+
+/**
+ * Discovery asks which coverage a card (and the patient's details) lead to; the checks it
+ * spawns are listed under it as they arrive.
+ */
+function PatientDiscovery({ patientId, initialCardId }: { patientId: string; initialCardId?: string }) {
+  const { navigate } = useNavigation();
+  const detail = usePatientDetail(patientId);
+  const { entities } = useReferenceData();
+  const [cardId, setCardId] = useState<string | undefined>(initialCardId);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const data = detail.data;
+  if (detail.loading && !data) return <Loading label="Loading the patient…" />;
+  if (!data) return <Notice tone="bad">{detail.error?.message ?? 'This patient could not be loaded.'}</Notice>;
+
+  const card = data.cards.find((c) => c.id === cardId) ?? data.cards[0];
+  const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
+  const discoveries = data.discoveries.filter((d) => d.insurance_card_id === card?.id);
+
+  const run = async () => {
+    if (!card || busy) return;
+    setBusy(true);
+    setError(null);
+    const result = await window.coverdesk.discoveries.create({ insurance_card_id: card.id });
+    setBusy(false);
+    if (!result.ok) setError(result.error.message);
+    else detail.reload();
+  };
+
+  return (
+    <div className="screen">
+      <div className="screen__header">
+        <ScreenTitle subtitle={`Born ${formatDob(data.patient.date_of_birth)}`}>Discovery — {patientName(data.patient)}</ScreenTitle>
+        <Button onClick={() => navigate({ screen: 'eligibility', patientId, cardId: card?.id })}>Eligibility</Button>
+      </div>
+      {!card ? (
+        <Panel>
+          <EmptyState title="No insurance card yet." action={<Button variant="primary" onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>}>
+            Discovery starts from a card: capture one in Intake first.
+          </EmptyState>
+        </Panel>
+      ) : (
+        <Panel title="Find coverage" titleId="discovery-run">
+          <p>Discovery asks payers which coverage this patient has, from the card and the patient’s name and date of birth. Eligibility checks it finds appear below.</p>
+          {data.cards.length > 1 ? (
+            <SelectField id="discovery-card" label="Card" value={card.id} onChange={setCardId} options={data.cards.map((c) => ({ value: c.id, label: cardLabel(c, payerName(c.insurance_carrier_ids[0])) }))} />
+          ) : (
+            <p>
+              <strong>Card:</strong> {cardLabel(card, payerName(card.insurance_carrier_ids[0]))}
+            </p>
+          )}
+          {error && <Notice tone="bad" live>{error}</Notice>}
+          <div className="row">
+            <Button variant="primary" onClick={() => void run()} disabled={busy}>
+              {busy ? 'Starting…' : 'Run discovery'}
+            </Button>
+          </div>
+        </Panel>
+      )}
+
+      {card && (
+        <Panel title="Discoveries for this card" titleId="discovery-list">
+          {discoveries.length === 0 ? (
+            <EmptyState title="No discovery run for this card yet." />
+          ) : (
+            <ol className="timeline">
+              {discoveries.map((discovery) => {
+                const spawned = data.checks.filter((c) => c.electronic_eligibility_discovery_id === discovery.id);
+                return (
+                  <li key={discovery.id} className="stack panel" data-testid="discovery">
+                    <div className="row">
+                      <strong>Discovery started {formatWhen(discovery.created_at)}</strong>
+                      <StatusBadge status={discovery.status} />
+                      <SyncBadge state={discovery.sync?.state} />
+                      {discovery.finished_at && <span className="muted small">finished {formatWhen(discovery.finished_at)}</span>}
+                    </div>
+                    {discovery.status === 'pending' && <Loading label="Asking payers…" />}
+                    {discovery.status !== 'pending' && spawned.length === 0 && <p className="muted">No eligibility checks came from this discovery.</p>}
+                    {spawned.length > 0 && (
+                      <ul className="plain-list stack" aria-label="Checks this discovery started">
+                        {spawned.map((check) => (
+                          <li key={check.id} className="timeline__item">
+                            <span>
+                              {serviceTypeLabel(check.service_type)} · {payerName(check.clearinghouse_entity_id) ?? 'Payer'}
+                              {check.insurance_card_member_id && <span className="mono"> · {check.insurance_card_member_id}</span>}
+                            </span>
+                            <span className="row">
+                              <StatusBadge status={check.status} />
+                              <Button size="small" onClick={() => navigate({ screen: 'eligibility', patientId, cardId: check.insurance_card_id, checkId: check.id })}>
+                                Open
+                              </Button>
+                            </span>
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </Panel>
+      )}
+    </div>
+  );
+}

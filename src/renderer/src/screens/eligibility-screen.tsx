@@ -1,0 +1,359 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { DEFAULT_SERVICE_TYPE, serviceTypeLabel, type Check, type FixableField, type InsuranceCard, type ServiceType } from '../../../shared/contract';
+import type { DeskPatientDetail } from '../../../shared/bridge/desk-contract';
+import { summarizeBenefits } from '../eligibility/benefit-summary';
+import { BenefitsTable } from '../eligibility/benefits-table';
+import { correctedCard, type CardCorrection } from '../eligibility/corrected-card';
+import { FailureView } from '../eligibility/failure-view';
+import { SERVICE_TYPE_OPTIONS, filterServiceTypes, type ServiceTypeOption } from '../eligibility/service-type-options';
+import { SummaryView } from '../eligibility/summary-view';
+import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
+import { formatDob, formatWhen, patientName } from '../format';
+import { PhotoThumb } from '../intake/photo-thumb';
+import { objectKeyFromUrl } from '../intake/photo-file';
+import { useBridgeEvent, useBridgeQuery, useRecordsChanged } from '../state/bridge-hooks';
+import { useDeskStatus } from '../state/desk-status';
+import { useNavigation, type Route } from '../state/navigation';
+import { useReferenceData } from '../state/reference-data';
+import { StatusBadge, SyncBadge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { Combobox, type ComboOption } from '../ui/combobox';
+import { SelectField } from '../ui/field';
+import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
+import { PatientPickerScreen } from '../ui/patient-picker-screen';
+import { ScreenTitle } from '../ui/screen-title';
+
+export const DESK_COLLECTIONS = ['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries'];
+const LAST_PROVIDER_KEY = 'coverdesk.lastProviderId';
+const CHECK_LABELS = { provider_id: 'Provider', clearinghouse_entity_id: 'Payer', service_type: 'Service type', insurance_card_id: 'Card' };
+const FIELD_CONTROLS: Partial<Record<FixableField, string>> = { provider_id: 'check-provider', clearinghouse_entity_id: 'check-payer', service_type: 'check-service-type' };
+
+function toOption(option: ServiceTypeOption): ComboOption {
+  return { value: option.value, label: option.label, detail: [option.common && 'Common', option.code].filter(Boolean).join(' · ') };
+}
+const SERVICE_OPTIONS = SERVICE_TYPE_OPTIONS.map(toOption);
+const filterServiceOptions = (query: string) => filterServiceTypes(query).map(toOption);
+
+export function cardLabel(card: InsuranceCard, payer: string | undefined): string {
+  return [card.member_id ? `Member id ${card.member_id}` : 'No member id', payer, `added ${formatWhen(card.created_at)}`].filter(Boolean).join(' · ');
+}
+
+/** The patient's detail, kept live: the sync worker, the local API and discoveries write while the desk looks. */
+export function usePatientDetail(patientId: string) {
+  const detail = useBridgeQuery(() => window.coverdesk.desk.patient({ id: patientId }), patientId);
+  useRecordsChanged(DESK_COLLECTIONS, detail.reload);
+  useBridgeEvent('sync.status', () => detail.reload());
+  const waiting = detail.data?.checks.some((c) => c.status === 'pending') || detail.data?.discoveries.some((d) => d.status === 'pending');
+  // Events carry every change; a slow poll covers a host that missed one.
+  useEffect(() => {
+    if (!waiting) return;
+    const timer = setInterval(detail.reload, 4000);
+    return () => clearInterval(timer);
+  }, [waiting, detail.reload]);
+  return detail;
+}
+
+export function EligibilityScreen({ route }: { route: Extract<Route, { screen: 'eligibility' }> }) {
+  if (!route.patientId) return <PatientPickerScreen title="Eligibility" screen="eligibility" />;
+  return <PatientEligibility patientId={route.patientId} initialCardId={route.cardId} initialCheckId={route.checkId} />;
+}
+
+function PatientEligibility({ patientId, initialCardId, initialCheckId }: { patientId: string; initialCardId?: string; initialCheckId?: string }) {
+  const { navigate } = useNavigation();
+  const detail = usePatientDetail(patientId);
+  const { providers, entities } = useReferenceData();
+  const { settings, sync } = useDeskStatus();
+
+  const [cardId, setCardId] = useState<string | undefined>(initialCardId);
+  const [providerId, setProviderId] = useState('');
+  const [payerId, setPayerId] = useState('');
+  const [serviceType, setServiceType] = useState<ServiceType>(DEFAULT_SERVICE_TYPE);
+  const [shownCheckId, setShownCheckId] = useState<string | undefined>(initialCheckId);
+  const [errors, setErrors] = useState<FieldMessages>({});
+  const [runError, setRunError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const data: DeskPatientDetail | null = detail.data;
+  const card = data?.cards.find((c) => c.id === cardId) ?? data?.cards[0];
+
+  // Defaults: the newest card, its payer, the practice's default provider (else the last one used).
+  useEffect(() => {
+    if (card && card.id !== cardId) setCardId(card.id);
+  }, [card, cardId]);
+  useEffect(() => {
+    if (card?.insurance_carrier_ids[0]) setPayerId(card.insurance_carrier_ids[0]);
+  }, [card?.id]);
+  useEffect(() => {
+    if (providerId || providers.length === 0) return;
+    const remembered = settings?.default_provider_id ?? localStorage.getItem(LAST_PROVIDER_KEY);
+    if (remembered && providers.some((p) => p.id === remembered)) setProviderId(remembered);
+    else if (providers.length === 1) setProviderId(providers[0].id);
+  }, [providers, settings, providerId]);
+
+  const checks = data?.checks ?? [];
+  const shown: Check | undefined = (shownCheckId && checks.find((c) => c.id === shownCheckId)) || checks.find((c) => c.insurance_card_id === card?.id);
+  const shownCard = data?.cards.find((c) => c.id === shown?.insurance_card_id);
+  const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
+  const providerName = (id: string | undefined) => providers.find((p) => p.id === id)?.name;
+
+  const runCheck = async (useCardId: string | undefined) => {
+    const missing: FieldMessages = {};
+    if (!useCardId) missing.insurance_card_id = 'Add a card for this patient first.';
+    if (!providerId) missing.provider_id = 'Choose the provider the patient will see.';
+    if (!payerId) missing.clearinghouse_entity_id = 'Choose the payer named on the card.';
+    setErrors(missing);
+    setRunError(null);
+    if (Object.keys(missing).length > 0 || !useCardId) return;
+    const result = await window.coverdesk.checks.create({ insurance_card_id: useCardId, provider_id: providerId, clearinghouse_entity_id: payerId, service_type: serviceType });
+    if (!result.ok) {
+      setErrors(plainFieldErrors(result.error, CHECK_LABELS));
+      setRunError(formMessage(result.error));
+      return;
+    }
+    localStorage.setItem(LAST_PROVIDER_KEY, providerId);
+    setShownCheckId(result.value.id);
+    detail.reload();
+    // The answer replaces the form: a person reads the result next.
+    requestAnimationFrame(() => document.getElementById('check-result')?.focus());
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    try {
+      await runCheck(card?.id);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const rerun = async (corrections: CardCorrection) => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      let useCard = shownCard ?? card;
+      if (useCard && Object.keys(corrections).length > 0) {
+        const created = await window.coverdesk.cards.create(correctedCard(useCard, patientId, corrections));
+        if (!created.ok) {
+          setRunError(`The correction was not saved: ${created.error.errors?.map((e) => e.message).join(' ') || created.error.message}`);
+          return;
+        }
+        useCard = created.value;
+        setCardId(created.value.id);
+      }
+      await runCheck(useCard?.id);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const focusField = (field: FixableField) => {
+    const id = FIELD_CONTROLS[field];
+    if (id) document.getElementById(id)?.focus();
+  };
+
+  const entityOptions = useMemo(() => entities.map((e) => ({ value: e.id, label: e.name, detail: `Payer id ${e.payer_id}` })), [entities]);
+
+  if (detail.loading && !data) return <Loading label="Loading the patient…" />;
+  if (!data) return <Notice tone="bad">{detail.error?.message ?? 'This patient could not be loaded.'}</Notice>;
+
+  const { patient } = data;
+  const offline = sync?.online === false;
+  return (
+    <div className="screen">
+      <div className="screen__header">
+        <ScreenTitle subtitle={`Born ${formatDob(patient.date_of_birth)}`}>Eligibility — {patientName(patient)}</ScreenTitle>
+        <div className="row no-print">
+          <Button onClick={() => navigate({ screen: 'discovery', patientId, cardId: card?.id })}>Discovery</Button>
+          <Button onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>
+        </div>
+      </div>
+      <p className="print-only">
+        {patientName(patient)}, born {formatDob(patient.date_of_birth)} · printed {new Date().toLocaleString('en-US')}
+      </p>
+
+      {data.cards.length === 0 ? (
+        <Panel>
+          <EmptyState title="No insurance card yet." action={<Button variant="primary" onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>}>
+            Capture the patient’s card in Intake, then check eligibility here.
+          </EmptyState>
+        </Panel>
+      ) : (
+        <form className="panel no-print" onSubmit={(event) => void submit(event)} aria-labelledby="check-form-title" noValidate>
+          <div className="panel__header">
+            <h2 id="check-form-title">Check eligibility</h2>
+            {card && <SyncBadge state={card.sync?.state} />}
+          </div>
+          <div className="grid-2">
+            <div className="stack">
+              {data.cards.length > 1 ? (
+                <SelectField
+                  id="check-card"
+                  label="Card"
+                  value={card?.id ?? ''}
+                  onChange={setCardId}
+                  options={data.cards.map((c) => ({ value: c.id, label: cardLabel(c, payerName(c.insurance_carrier_ids[0])) }))}
+                  error={errors.insurance_card_id}
+                />
+              ) : (
+                card && (
+                  <p>
+                    <strong>Card:</strong> {cardLabel(card, payerName(card.insurance_carrier_ids[0]))}
+                  </p>
+                )
+              )}
+              <SelectField
+                id="check-provider"
+                label="Provider"
+                placeholder="Choose the provider"
+                value={providerId}
+                onChange={setProviderId}
+                options={providers.map((p) => ({ value: p.id, label: `${p.name} (NPI ${p.npi})` }))}
+                error={errors.provider_id}
+                hint={settings?.default_provider_id ? undefined : 'Set a default provider in Settings to have it chosen for you.'}
+              />
+              <Combobox id="check-payer" label="Payer" placeholder="Type to search payers" options={entityOptions} value={payerId} onChange={setPayerId} error={errors.clearinghouse_entity_id} />
+              <Combobox
+                id="check-service-type"
+                label="Service type"
+                options={SERVICE_OPTIONS}
+                filter={filterServiceOptions}
+                value={serviceType}
+                onChange={(value) => setServiceType(value as ServiceType)}
+                error={errors.service_type}
+                hint="Common types come first; type words or an X12 code (e.g. 98) to search all 190."
+              />
+            </div>
+            {card && (
+              <div className="stack">
+                <PhotoThumb objectKey={objectKeyFromUrl(card.front_photo_download_url)} alt="Front of the card" className="photo-slot__preview" />
+                {card.back_photo_download_url && <PhotoThumb objectKey={objectKeyFromUrl(card.back_photo_download_url)} alt="Back of the card" className="photo-slot__preview" />}
+              </div>
+            )}
+          </div>
+          {runError && (
+            <Notice tone="bad" live>
+              {runError}
+            </Notice>
+          )}
+          <div className="row">
+            <Button type="submit" variant="primary" disabled={busy}>
+              {busy ? 'Sending…' : 'Check eligibility'}
+            </Button>
+            {offline && <span className="muted">Offline: the check will be queued and sent when the connection is back.</span>}
+          </div>
+        </form>
+      )}
+
+      <p className="visually-hidden" role="status">
+        {shown ? `Eligibility check: ${shown.status === 'pending' ? 'waiting for the answer' : shown.status === 'success' ? 'answered' : 'failed'}.` : ''}
+      </p>
+      <div id="check-result" tabIndex={-1} className="stack">
+        {shown && (
+          <CheckResult
+            check={shown}
+            card={shownCard}
+            payerName={payerName(shown.clearinghouse_entity_id)}
+            providerName={providerName(shown.provider_id)}
+            offline={offline}
+            busy={busy}
+            onRerun={(corrections) => void rerun(corrections)}
+            onFocusField={focusField}
+            onOpenIntake={() => navigate({ screen: 'intake' })}
+            onOpenSync={() => navigate({ screen: 'sync' })}
+          />
+        )}
+      </div>
+
+      {checks.length > 0 && (
+        <Panel title="Earlier checks" titleId="history-title" className="no-print">
+          <ol className="timeline">
+            {checks.map((check) => (
+              <li key={check.id} className="timeline__item">
+                <span>
+                  <strong>{serviceTypeLabel(check.service_type)}</strong> · {payerName(check.clearinghouse_entity_id) ?? 'Payer'} · {formatWhen(check.created_at)}
+                  {check.source === 'system' && ' · found by discovery'}
+                </span>
+                <span className="row">
+                  <StatusBadge status={check.status} />
+                  <SyncBadge state={check.sync?.state} />
+                  <Button size="small" onClick={() => setShownCheckId(check.id)} aria-pressed={shown?.id === check.id}>
+                    {shown?.id === check.id ? 'Shown above' : 'Show'}
+                  </Button>
+                </span>
+              </li>
+            ))}
+          </ol>
+        </Panel>
+      )}
+    </div>
+  );
+}
+
+interface CheckResultProps {
+  check: Check;
+  card: InsuranceCard | undefined;
+  payerName: string | undefined;
+  providerName: string | undefined;
+  offline: boolean;
+  busy: boolean;
+  onRerun(corrections: CardCorrection): void;
+  onFocusField(field: FixableField): void;
+  onOpenIntake(): void;
+  onOpenSync(): void;
+}
+
+function CheckResult({ check, card, payerName, providerName, offline, busy, onRerun, onFocusField, onOpenIntake, onOpenSync }: CheckResultProps) {
+  const summary = useMemo(
+    () => (check.status === 'success' ? summarizeBenefits({ benefits: check.benefits ?? [], service_type: check.service_type, card_plan_name: card?.plan_name }) : null),
+    [check, card?.plan_name],
+  );
+  const syncState = check.sync?.state;
+  if (check.status === 'pending') {
+    const queued = syncState === 'queued' || syncState === 'blocked';
+    return (
+      <Panel title="Eligibility check" titleId="pending-title">
+        <div data-testid="check-pending" className="stack">
+          {syncState === 'failed' || syncState === 'needs_review' ? (
+            <Notice tone="bad">
+              This check could not be sent: {check.sync?.error?.message ?? 'the service refused it'}.{' '}
+              <Button size="small" onClick={onOpenSync}>
+                Open Sync to retry
+              </Button>
+            </Notice>
+          ) : queued && offline ? (
+            <Notice tone="warn">
+              <strong>Queued.</strong> There is no connection to the eligibility service. The check is saved and will be sent when the connection is back; the answer will appear here.
+            </Notice>
+          ) : (
+            <Loading label={`Checking with ${payerName ?? 'the payer'}… ${queued ? '(queued to send)' : ''}`} />
+          )}
+          <p className="small muted">
+            {serviceTypeLabel(check.service_type)} · started {formatWhen(check.created_at)} <SyncBadge state={syncState} />
+          </p>
+        </div>
+      </Panel>
+    );
+  }
+  if (check.status === 'failure') {
+    return <FailureView check={check} card={card} busy={busy} onRerun={onRerun} onFocusField={onFocusField} onOpenIntake={onOpenIntake} />;
+  }
+  return (
+    <>
+      {summary && <SummaryView summary={summary} check={check} payerName={payerName} providerName={providerName} memberId={card?.member_id ?? check.insurance_card_member_id} />}
+      <div className="row no-print">
+        <Button
+          onClick={() => {
+            // Who printed which record is audited; the print itself never waits on it.
+            void window.coverdesk.audit.record({ action: 'print', record_id: check.id });
+            window.print();
+          }}
+        >
+          Print or save as PDF
+        </Button>
+      </div>
+      <BenefitsTable benefits={check.benefits ?? []} asked={check.service_type} />
+    </>
+  );
+}

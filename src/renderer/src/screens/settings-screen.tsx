@@ -1,0 +1,253 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { DeskSettingsUpdate, LocalApiStatus } from '../../../shared/bridge/desk-contract';
+import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
+import { useBridgeQuery } from '../state/bridge-hooks';
+import { useDeskStatus } from '../state/desk-status';
+import { useReferenceData } from '../state/reference-data';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/confirm-dialog';
+import { SelectField, TextField } from '../ui/field';
+import { Loading, Notice, Panel } from '../ui/notice';
+import { ScreenTitle } from '../ui/screen-title';
+
+const LABELS = { upstream_url: 'Service address', api_key: 'API key', default_provider_id: 'Default provider', hot_folder: 'Hot folder' };
+
+type Saved = { section: string; tone: 'ok' | 'bad'; text: string } | null;
+
+export function SettingsScreen() {
+  const { settings, reload } = useDeskStatus();
+  const { providers } = useReferenceData();
+  const [url, setUrl] = useState('');
+  const [apiKey, setApiKey] = useState('');
+  const [provider, setProvider] = useState('');
+  const [hotFolder, setHotFolder] = useState('');
+  const [errors, setErrors] = useState<FieldMessages>({});
+  const [saved, setSaved] = useState<Saved>(null);
+
+  useEffect(() => {
+    if (!settings) return;
+    setUrl(settings.upstream_url ?? '');
+    setProvider(settings.default_provider_id ?? '');
+    setHotFolder(settings.hot_folder ?? '');
+  }, [settings]);
+
+  const save = async (section: string, update: DeskSettingsUpdate) => {
+    setSaved(null);
+    const result = await window.coverdesk.settings.update(update);
+    if (!result.ok) {
+      setErrors(plainFieldErrors(result.error, LABELS));
+      setSaved({ section, tone: 'bad', text: formMessage(result.error) });
+      return;
+    }
+    setErrors({});
+    setApiKey('');
+    setSaved({ section, tone: 'ok', text: 'Saved.' });
+    reload();
+  };
+
+  const saveConnection = (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = url.trim();
+    if (!trimmed) {
+      setErrors({ upstream_url: 'Enter the service address, or use the sandbox.' });
+      return;
+    }
+    if (!settings?.api_key_set && !apiKey.trim()) {
+      setErrors({ api_key: 'Enter the API key the service gave you.' });
+      return;
+    }
+    void save('connection', { upstream_url: trimmed, ...(apiKey.trim() ? { api_key: apiKey.trim() } : {}) });
+  };
+
+  const message = (section: string) =>
+    saved?.section === section && (
+      <Notice tone={saved.tone} live>
+        {saved.text}
+      </Notice>
+    );
+
+  return (
+    <div className="screen">
+      <div className="screen__header">
+        <ScreenTitle>Settings</ScreenTitle>
+      </div>
+      {!settings ? (
+        <Loading label="Reading the settings…" />
+      ) : (
+        <>
+          <form className="panel" onSubmit={saveConnection} aria-labelledby="settings-connection" noValidate>
+            <div className="panel__header">
+              <h2 id="settings-connection">Eligibility service</h2>
+              {settings.mode === 'sandbox' ? <Badge tone="warn">Sandbox mode</Badge> : <Badge tone="ok">Connected to a real service</Badge>}
+            </div>
+            <p className="muted">
+              {settings.mode === 'sandbox'
+                ? 'Coverdesk is using its built-in sandbox: answers are made up for practice. Enter your eligibility service’s address and API key to use it instead.'
+                : 'Checks and cards are sent to the service below.'}
+            </p>
+            <div className="grid-2">
+              <TextField id="settings-url" label="Service address" placeholder="https://eligibility.example.com" value={url} onChange={setUrl} error={errors.upstream_url} autoComplete="off" />
+              <TextField
+                id="settings-api-key"
+                label="API key"
+                type="password"
+                autoComplete="off"
+                placeholder={settings.api_key_set ? 'Saved — type a new one to replace it' : ''}
+                value={apiKey}
+                onChange={setApiKey}
+                error={errors.api_key}
+                hint="Stored encrypted on this computer; never shown again."
+              />
+            </div>
+            {message('connection')}
+            <div className="row">
+              <Button type="submit" variant="primary">
+                Save and connect
+              </Button>
+              {settings.mode === 'upstream' && <Button onClick={() => void save('connection', { upstream_url: null, api_key: null })}>Use the sandbox instead</Button>}
+            </div>
+          </form>
+
+          <form
+            className="panel"
+            aria-labelledby="settings-provider"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void save('provider', { default_provider_id: provider || null });
+            }}
+          >
+            <h2 id="settings-provider">Default provider</h2>
+            <SelectField
+              id="settings-default-provider"
+              label="Provider chosen for new checks"
+              placeholder="None: choose each time"
+              value={provider}
+              onChange={setProvider}
+              options={providers.map((p) => ({ value: p.id, label: `${p.name} (NPI ${p.npi})` }))}
+              error={errors.default_provider_id}
+            />
+            {message('provider')}
+            <div className="row">
+              <Button type="submit" variant="primary">
+                Save default provider
+              </Button>
+            </div>
+          </form>
+
+          <form
+            className="panel"
+            aria-labelledby="settings-hot-folder"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void save('hot-folder', { hot_folder: hotFolder.trim() || null });
+            }}
+          >
+            <h2 id="settings-hot-folder">Scanner hot folder</h2>
+            <TextField
+              id="settings-hot-folder-path"
+              label="Folder the scanner saves cards to"
+              value={hotFolder}
+              onChange={setHotFolder}
+              error={errors.hot_folder}
+              hint="Cards saved there appear in Intake under “Scanned cards”. Leave empty for the default folder."
+            />
+            {message('hot-folder')}
+            <div className="row">
+              <Button type="submit" variant="primary">
+                Save hot folder
+              </Button>
+            </div>
+          </form>
+        </>
+      )}
+      <LocalApiPanel />
+    </div>
+  );
+}
+
+/** The local API for scanner software: whether it runs, where, and the token it needs. */
+function LocalApiPanel() {
+  const status = useBridgeQuery(() => window.coverdesk.localApi.status({}), 'local-api');
+  const [shown, setShown] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [current, setCurrent] = useState<LocalApiStatus | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const value = current ?? status.data;
+
+  const regenerate = async () => {
+    setConfirming(false);
+    const result = await window.coverdesk.localApi.regenerateToken({});
+    if (result.ok) {
+      setCurrent(result.value);
+      setShown(true);
+      setNote('A new token was made. Scanner software using the old one must be given this one.');
+    } else setNote(result.error.message);
+  };
+
+  const copy = async () => {
+    if (!value?.token) return;
+    try {
+      await navigator.clipboard.writeText(value.token);
+      setNote('Token copied.');
+    } catch {
+      setShown(true);
+      setNote('Copying is not allowed here: select the token and copy it by hand.');
+    }
+  };
+
+  return (
+    <section className="panel" aria-labelledby="settings-local-api">
+      <div className="panel__header">
+        <h2 id="settings-local-api">Local API for scanners</h2>
+        {value && (value.state === 'running' ? <Badge tone="ok">Running</Badge> : value.state === 'stopped' ? <Badge tone="neutral">Stopped</Badge> : <Badge tone="bad">Unavailable</Badge>)}
+      </div>
+      {status.loading && !value ? (
+        <Loading label="Reading the local API status…" />
+      ) : !value ? (
+        <Notice tone="warn">The local API status is not available: {status.error?.message}</Notice>
+      ) : (
+        <div className="stack">
+          {value.message && <p>{value.message}</p>}
+          <p>
+            <strong>Address:</strong> <span className="mono">{value.address ?? 'not listening'}</span>
+          </p>
+          <div className="stack">
+            <p>
+              <strong>Token:</strong>{' '}
+              <span className="mono" data-testid="local-api-token">
+                {value.token ? (shown ? value.token : '•'.repeat(16)) : 'none'}
+              </span>
+            </p>
+            {value.token && (
+              <div className="row">
+                <Button size="small" onClick={() => setShown((s) => !s)} aria-pressed={shown}>
+                  {shown ? 'Hide token' : 'Show token'}
+                </Button>
+                <Button size="small" onClick={() => void copy()}>
+                  Copy token
+                </Button>
+                <Button size="small" variant="danger" onClick={() => setConfirming(true)}>
+                  Make a new token…
+                </Button>
+              </div>
+            )}
+          </div>
+          {note && (
+            <Notice tone="info" live>
+              {note}
+            </Notice>
+          )}
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="Make a new token?"
+        message="The current token stops working at once: scanner software using it will be refused until it is given the new one."
+        confirmLabel="Make a new token"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void regenerate()}
+      />
+    </section>
+  );
+}

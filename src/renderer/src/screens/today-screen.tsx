@@ -1,0 +1,248 @@
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
+import { formatDob, formatWhen, patientName, startOfLocalDay } from '../format';
+import { useBridgeEvent, useBridgeQuery, useRecordsChanged } from '../state/bridge-hooks';
+import { useNavigation } from '../state/navigation';
+import { todayMatches, visibleRange } from '../today/today-rows';
+import { EligibilityBadgeView, SyncBadge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { EmptyState, Loading, Notice } from '../ui/notice';
+import { ScreenTitle } from '../ui/screen-title';
+
+const ROW_HEIGHT = 64;
+const DESK_COLLECTIONS = ['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries'];
+
+/** Patients seen today and where their eligibility stands; search reaches every patient. */
+export function TodayScreen() {
+  const { navigate } = useNavigation();
+  const today = useBridgeQuery(() => window.coverdesk.desk.today({ since: startOfLocalDay() }), 'today');
+  useRecordsChanged(DESK_COLLECTIONS, today.reload, 250);
+  // A record synced or failed changes a row's marker without changing the record.
+  useBridgeEvent('sync.status', () => today.reload());
+
+  const [query, setQuery] = useState('');
+  const [others, setOthers] = useState<DeskPatientRow[]>([]);
+  const [searching, setSearching] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  // Beyond today's list: everyone on this computer, asked of the host after a short pause.
+  useEffect(() => {
+    const text = query.trim();
+    setOthers([]);
+    if (!text) return;
+    let current = true;
+    setSearching(true);
+    const timer = setTimeout(() => {
+      void window.coverdesk.desk.findPatients({ query: text, limit: 50 }).then((result) => {
+        if (!current) return;
+        setSearching(false);
+        if (result.ok) setOthers(result.value.data);
+      });
+    }, 200);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+      setSearching(false);
+    };
+  }, [query]);
+
+  const rows = useMemo(() => todayMatches(today.data?.data ?? [], query, others), [today.data, query, others]);
+  const open = (row: DeskPatientRow) => navigate({ screen: 'eligibility', patientId: row.patient_id });
+
+  useEffect(() => searchRef.current?.focus(), []);
+  // "/" jumps to search, as in most desk software.
+  useEffect(() => {
+    const onKey = (event: globalThis.KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (event.key === '/' && !['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) {
+        event.preventDefault();
+        searchRef.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const listRef = useRef<HTMLDivElement>(null);
+  const count = today.data?.data.length ?? 0;
+  return (
+    <div className="screen screen--fill">
+      <div className="screen__header">
+        <ScreenTitle focus={false} subtitle={today.data ? `${count} ${count === 1 ? 'patient' : 'patients'} today` : undefined}>
+          Today
+        </ScreenTitle>
+        <Button variant="primary" onClick={() => navigate({ screen: 'intake' })}>
+          New intake
+        </Button>
+      </div>
+
+      <div className="field">
+        <label className="field__label" htmlFor="today-search">
+          Search by name, date of birth or member id
+        </label>
+        <input
+          id="today-search"
+          ref={searchRef}
+          className="input search-input"
+          type="search"
+          autoComplete="off"
+          placeholder="e.g. Lovelace, 12/10/1985 or XJ44102"
+          value={query}
+          aria-describedby="today-search-hint"
+          aria-controls="today-rows"
+          onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'ArrowDown' && rows.length > 0) {
+              event.preventDefault();
+              listRef.current?.focus();
+            } else if (event.key === 'Enter' && rows.length > 0) {
+              event.preventDefault();
+              open(rows[0]);
+            }
+          }}
+        />
+        <p className="field__hint" id="today-search-hint">
+          Enter opens the first match; ↓ moves into the list. Press / to come back here.
+          {searching && ' Searching all patients…'}
+        </p>
+      </div>
+
+      {today.error && !today.data && <Notice tone="bad">{today.error.message}</Notice>}
+      {today.loading && !today.data ? (
+        <Loading label="Loading today’s patients…" />
+      ) : rows.length === 0 ? (
+        <div className="today-list">
+          {query.trim() ? (
+            <EmptyState title={searching ? 'Searching…' : 'No one matches that search.'}>
+              {searching ? null : 'Check the spelling, or try the date of birth or member id instead.'}
+            </EmptyState>
+          ) : (
+            <EmptyState title="No patients yet today." action={<Button variant="primary" onClick={() => navigate({ screen: 'intake' })}>Start an intake</Button>}>
+              Patients appear here as they are registered, carded or checked — on this desk or by the scanner.
+            </EmptyState>
+          )}
+        </div>
+      ) : (
+        <PatientList rows={rows} onOpen={open} listRef={listRef} resetKey={query} />
+      )}
+    </div>
+  );
+}
+
+interface PatientListProps {
+  rows: DeskPatientRow[];
+  onOpen(row: DeskPatientRow): void;
+  listRef: RefObject<HTMLDivElement | null>;
+  resetKey: string;
+}
+
+/**
+ * Only the rows in view (plus a few) are in the page: 10,000 patients scroll as smoothly as
+ * ten. The list is one focusable listbox; arrows, Page Up/Down, Home/End move, Enter opens.
+ */
+function PatientList({ rows, onOpen, listRef, resetKey }: PatientListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(600);
+  const [active, setActive] = useState(0);
+
+  useLayoutEffect(() => {
+    const element = scrollRef.current;
+    if (!element) return;
+    setViewport(element.clientHeight);
+    const observer = new ResizeObserver(() => setViewport(element.clientHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => setActive(0), [resetKey]);
+  const activeIndex = Math.min(active, rows.length - 1);
+
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(rows.length - 1, index));
+    setActive(next);
+    const element = scrollRef.current;
+    if (!element) return;
+    const top = next * ROW_HEIGHT;
+    if (top < element.scrollTop) element.scrollTop = top;
+    else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight) element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+  };
+
+  const perPage = Math.max(1, Math.floor(viewport / ROW_HEIGHT) - 1);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const moves: Record<string, number> = {
+      ArrowDown: activeIndex + 1,
+      ArrowUp: activeIndex - 1,
+      PageDown: activeIndex + perPage,
+      PageUp: activeIndex - perPage,
+      Home: 0,
+      End: rows.length - 1,
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      moveTo(moves[event.key]);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      onOpen(rows[activeIndex]);
+    }
+  };
+
+  const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport, rowHeight: ROW_HEIGHT, count: rows.length });
+  const visible = rows.slice(start, end);
+  return (
+    <>
+      <div className="today-header" aria-hidden="true">
+        <span>Patient</span>
+        <span>Date of birth</span>
+        <span>Member id</span>
+        <span>Payer / plan</span>
+        <span>Eligibility</span>
+        <span>Last activity</span>
+      </div>
+      <div className="today-list" ref={scrollRef} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
+        <div
+          id="today-rows"
+          ref={listRef}
+          className="today-list__rows"
+          role="listbox"
+          aria-label={`Patients, ${rows.length}`}
+          tabIndex={0}
+          aria-activedescendant={rows[activeIndex] ? `today-row-${rows[activeIndex].patient_id}` : undefined}
+          onKeyDown={onKeyDown}
+          style={{ height: rows.length * ROW_HEIGHT }}
+        >
+          {visible.map((row, i) => {
+            const index = start + i;
+            return (
+              <div
+                key={row.patient_id}
+                id={`today-row-${row.patient_id}`}
+                role="option"
+                aria-selected={index === activeIndex}
+                aria-posinset={index + 1}
+                aria-setsize={rows.length}
+                className="today-row"
+                style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }}
+                onClick={() => {
+                  setActive(index);
+                  onOpen(row);
+                }}
+              >
+                <span className="today-row__name">
+                  {patientName(row)} <SyncBadge state={row.sync_state} />
+                </span>
+                <span className="today-row__cell">{formatDob(row.date_of_birth)}</span>
+                <span className="today-row__cell mono">{row.member_id ?? <span className="muted">No card</span>}</span>
+                <span className="today-row__cell">{[row.payer_name, row.plan_name].filter(Boolean).join(' · ') || <span className="muted">—</span>}</span>
+                <span className="today-row__cell">
+                  <EligibilityBadgeView badge={row.eligibility} />
+                </span>
+                <span className="today-row__cell small muted">{formatWhen(row.last_activity_at)}</span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import type { EligibilityBadge } from '../../../shared/bridge/desk-contract';
+import type { Status, SyncState } from '../../../shared/contract';
+import { SYNC_STATE_LABELS } from '../format';
+
+type Tone = 'ok' | 'bad' | 'warn' | 'info' | 'neutral' | 'outline';
+
+export function Badge({ tone, children }: { tone: Tone; children: ReactNode }) {
+  return <span className={`badge badge--${tone}`}>{children}</span>;
+}
+
+const ELIGIBILITY: Record<EligibilityBadge, { tone: Tone; label: string }> = {
+  active: { tone: 'ok', label: 'Active' },
+  inactive: { tone: 'bad', label: 'Inactive' },
+  failed: { tone: 'bad', label: 'Check failed' },
+  pending: { tone: 'info', label: 'Checking…' },
+  none: { tone: 'neutral', label: 'Not checked' },
+};
+
+/** Words first, colour second: the badge reads the same in greyscale. */
+export function EligibilityBadgeView({ badge }: { badge: EligibilityBadge }) {
+  const { tone, label } = ELIGIBILITY[badge];
+  return <Badge tone={tone}>{label}</Badge>;
+}
+
+const STATUS: Record<Status, { tone: Tone; label: string }> = {
+  pending: { tone: 'info', label: 'Pending' },
+  success: { tone: 'ok', label: 'Done' },
+  failure: { tone: 'bad', label: 'Failed' },
+};
+
+export function StatusBadge({ status }: { status: Status }) {
+  const { tone, label } = STATUS[status];
+  return <Badge tone={tone}>{label}</Badge>;
+}
+
+const SYNC_TONES: Record<SyncState, Tone> = {
+  queued: 'outline',
+  sending: 'info',
+  synced: 'neutral',
+  failed: 'bad',
+  blocked: 'warn',
+  needs_review: 'warn',
+};
+
+/** Nothing for synced records: only what still needs the network (or a person) is marked. */
+export function SyncBadge({ state }: { state: SyncState | undefined }) {
+  if (!state || state === 'synced') return null;
+  return <Badge tone={SYNC_TONES[state]}>{SYNC_STATE_LABELS[state]}</Badge>;
+}
