@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { DeskStatusProvider, modeOf, useDeskStatus } from './state/desk-status';
+import { IdleLock } from './security/idle-lock';
 import { NavigationContext, SCREENS, useNavigation, type Route } from './state/navigation';
 import { Button } from './ui/button';
 import { TodayScreen } from './screens/today-screen';
@@ -11,9 +12,11 @@ import { SettingsScreen } from './screens/settings-screen';
 
 export function App() {
   return (
-    <DeskStatusProvider>
-      <Shell />
-    </DeskStatusProvider>
+    <IdleLock>
+      <DeskStatusProvider>
+        <Shell />
+      </DeskStatusProvider>
+    </IdleLock>
   );
 }
 

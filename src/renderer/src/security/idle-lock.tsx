@@ -1,0 +1,126 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { IDLE_LOCK_DEFAULT_MINUTES } from '../../../shared/bridge/security-contract';
+import { createIdleTimer, type IdleTimer } from './idle-timer';
+import './idle-lock.css';
+
+export type LockReason = 'idle' | 'system_lock' | 'system_suspend' | 'manual';
+
+export interface IdleLockControls {
+  minutes: number;
+  /** Saves a new idle limit (1–60 minutes); resolves to the error message if refused. */
+  setMinutes(minutes: number): Promise<string | null>;
+  lockNow(): void;
+}
+
+const IdleLockContext = createContext<IdleLockControls | null>(null);
+
+/** For Settings (the minutes) and a "Lock now" button. */
+export function useIdleLock(): IdleLockControls {
+  const controls = useContext(IdleLockContext);
+  if (!controls) throw new Error('useIdleLock must be used inside <IdleLock>');
+  return controls;
+}
+
+const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'focusin'] as const;
+
+const REASONS: Record<LockReason, (minutes: number) => string> = {
+  idle: (minutes) => `Nobody used this desk for ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  system_lock: () => 'The computer was locked.',
+  system_suspend: () => 'The computer went to sleep.',
+  manual: () => 'Someone locked this desk.',
+};
+
+/**
+ * Hides everything with PHI after the configured idle minutes (default 5), when the
+ * operating system locks the workstation or sleeps, and on "Lock now". The desk stays
+ * mounted underneath (hidden, inert, out of the accessibility tree), so a half-typed
+ * intake survives the lock; the window title is neutral while locked.
+ */
+export function IdleLock({ children }: { children: ReactNode }) {
+  const [minutes, setMinutesState] = useState(IDLE_LOCK_DEFAULT_MINUTES);
+  const [reason, setReason] = useState<LockReason | null>(null);
+  const timer = useRef<IdleTimer | null>(null);
+  const lock = useCallback((why: LockReason) => setReason((current) => current ?? why), []);
+
+  useEffect(() => {
+    let cancelled = false;
+    void window.coverdesk.idleLock.get({}).then((result) => {
+      if (!cancelled && result.ok) setMinutesState(result.value.minutes);
+    });
+    const off = window.coverdesk.on('session.locked', (payload) => lock(payload.reason));
+    return () => {
+      cancelled = true;
+      off();
+    };
+  }, [lock]);
+
+  useEffect(() => {
+    if (reason !== null) return;
+    const idle = createIdleTimer(
+      { now: () => Date.now(), setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (h) => window.clearTimeout(h as number) },
+      { limitMs: minutes * 60_000, onIdle: () => lock('idle') },
+    );
+    timer.current = idle;
+    const onActivity = () => idle.activity();
+    ACTIVITY_EVENTS.forEach((name) => window.addEventListener(name, onActivity, { passive: true, capture: true }));
+    return () => {
+      ACTIVITY_EVENTS.forEach((name) => window.removeEventListener(name, onActivity, { capture: true }));
+      idle.stop();
+      timer.current = null;
+    };
+  }, [reason, minutes, lock]);
+
+  useEffect(() => {
+    if (reason === null) return;
+    const title = document.title;
+    document.title = 'Coverdesk (locked)';
+    return () => {
+      document.title = title;
+    };
+  }, [reason]);
+
+  const controls = useMemo<IdleLockControls>(
+    () => ({
+      minutes,
+      async setMinutes(next) {
+        const result = await window.coverdesk.idleLock.update({ minutes: next });
+        if (!result.ok) return result.error.errors?.[0]?.message ?? result.error.message;
+        setMinutesState(result.value.minutes);
+        return null;
+      },
+      lockNow: () => lock('manual'),
+    }),
+    [minutes, lock],
+  );
+
+  return (
+    <IdleLockContext.Provider value={controls}>
+      <IdleLockView reason={reason} minutes={minutes} onUnlock={() => setReason(null)}>
+        {children}
+      </IdleLockView>
+    </IdleLockContext.Provider>
+  );
+}
+
+/** What the lock shows; separate so it can be rendered (and checked) without timers. */
+export function IdleLockView(props: { reason: LockReason | null; minutes: number; onUnlock(): void; children: ReactNode }) {
+  const locked = props.reason !== null;
+  return (
+    <>
+      <div className="idle-lock__content" hidden={locked} aria-hidden={locked || undefined} inert={locked}>
+        {props.children}
+      </div>
+      {locked && (
+        <div className="idle-lock" role="dialog" aria-modal="true" aria-labelledby="idle-lock-title">
+          <div className="idle-lock__panel">
+            <h1 id="idle-lock-title">Coverdesk is locked</h1>
+            <p>{REASONS[props.reason!](props.minutes)} Patient information is hidden until someone at the desk continues.</p>
+            <button type="button" className="button button--primary" autoFocus onClick={props.onUnlock}>
+              Continue working
+            </button>
+          </div>
+        </div>
+      )}
+    </>
+  );
+}
