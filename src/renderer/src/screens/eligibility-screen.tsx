@@ -114,7 +114,11 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
     setShownCheckId(result.value.id);
     detail.reload();
     // The answer replaces the form: a person reads the result next.
-    requestAnimationFrame(() => document.getElementById('check-result')?.focus());
+    requestAnimationFrame(() => {
+      const result = document.getElementById('check-result');
+      result?.focus({ preventScroll: true });
+      result?.scrollIntoView({ block: 'start' });
+    });
   };
 
   const submit = async (event?: FormEvent) => {
@@ -227,7 +231,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
             </div>
             {card && (
               <div className="stack">
-                <PhotoThumb objectKey={objectKeyFromUrl(card.front_photo_download_url)} alt="Front of the card" className="photo-slot__preview" />
+                {card.front_photo_download_url && <PhotoThumb objectKey={objectKeyFromUrl(card.front_photo_download_url)} alt="Front of the card" className="photo-slot__preview" />}
                 {card.back_photo_download_url && <PhotoThumb objectKey={objectKeyFromUrl(card.back_photo_download_url)} alt="Back of the card" className="photo-slot__preview" />}
               </div>
             )}

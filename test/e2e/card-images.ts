@@ -1,0 +1,18 @@
+import { generateCards, type GeneratedCard } from '../../scripts/generate-cards';
+import { planFor } from '../../src/main/sandbox/benefits-builder';
+
+let cached: Promise<GeneratedCard> | null = null;
+
+/**
+ * A generated card image (scripts/generate-cards.ts: no image is checked in) that a desk
+ * photographs well — a flat scan — for a member the sandbox puts on a plan with copays,
+ * so the summary has both a copay and a deductible to show.
+ */
+export function scannedCardWithCopay(): Promise<GeneratedCard> {
+  cached ??= generateCards({ count: 24, seed: 7 }).then((cards) => {
+    const card = cards.find((c) => c.style.capture === 'scan' && c.style.rotation_deg === 0 && planFor(c.truth.member_id).copay !== null && !/^(AAA|INACTIVE|CHERROR|PENDING)/i.test(c.truth.member_id));
+    if (!card) throw new Error('No generated card fits: change the seed in test/e2e/card-images.ts');
+    return card;
+  });
+  return cached;
+}

@@ -1,0 +1,64 @@
+import type { Locator, Page } from '@playwright/test';
+import { SEED_PROVIDERS } from '../../src/main/sandbox/seed-data';
+import { expect } from './fixtures';
+
+/** What the desk types at Intake for a new patient. */
+export interface NewPatient {
+  first: string;
+  last: string;
+  /** As a desk types it: MM/DD/YYYY. */
+  dob: string;
+}
+
+export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings'): Promise<void> {
+  await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
+}
+
+export async function fillNewPatient(page: Page, patient: NewPatient): Promise<void> {
+  await page.getByLabel('First name', { exact: true }).fill(patient.first);
+  await page.getByLabel('Last name', { exact: true }).fill(patient.last);
+  await page.getByLabel('Date of birth', { exact: true }).fill(patient.dob);
+}
+
+/** Types into a searchable list and picks the first match with Enter, as a desk would. */
+export async function choose(combobox: Locator, text: string): Promise<void> {
+  await combobox.click();
+  await combobox.fill(text);
+  await combobox.press('ArrowDown');
+  await combobox.press('Enter');
+}
+
+export async function choosePayer(page: Page, name: string): Promise<void> {
+  await choose(page.getByRole('combobox', { name: 'Payer' }), name);
+  await expect(page.getByRole('combobox', { name: 'Payer' })).toHaveValue(name);
+}
+
+export function memberIdField(page: Page): Locator {
+  return page.getByLabel('Member id', { exact: true });
+}
+
+export async function saveCard(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Save card' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: /^Eligibility — / })).toBeVisible();
+}
+
+/** From the Eligibility screen: provider, service type (payer comes from the card), run. */
+export async function runCheck(page: Page, options: { provider?: string; serviceType?: { search: string; label: string } } = {}): Promise<void> {
+  const provider = SEED_PROVIDERS.find((p) => p.name === (options.provider ?? 'Maple Street Family Medicine'));
+  if (!provider) throw new Error(`No seeded provider named ${options.provider}`);
+  await page.getByLabel('Provider', { exact: true }).selectOption({ label: `${provider.name} (NPI ${provider.npi})` });
+  if (options.serviceType) {
+    await choose(page.getByRole('combobox', { name: 'Service type' }), options.serviceType.search);
+    await expect(page.getByRole('combobox', { name: 'Service type' })).toHaveValue(options.serviceType.label);
+  }
+  await page.getByRole('button', { name: 'Check eligibility' }).click();
+}
+
+/** Presses Tab until `target` has focus: keyboard only, without depending on the exact tab order. */
+export async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}

@@ -1,0 +1,57 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startWebHost, type WebHost, type WebHostOptions } from '../../src/main/web-host/start-web-host';
+
+/** Screenshots kept as artifacts of every run, one folder, named by test. */
+export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
+
+export interface Desk {
+  web: WebHost;
+  dataDir: string;
+  page: Page;
+  /** Saves what is on screen as test-results/screenshots/<test>--<name>.png. */
+  shot(name: string): Promise<void>;
+}
+
+type HostOverrides = Omit<WebHostOptions, 'dataDir' | 'port'>;
+
+/**
+ * Each test gets its own host (real SQLite on a temporary data dir, the embedded sandbox,
+ * the sync worker, the local API) behind the real web host, and a page opened at the URL it
+ * printed. `hostOptions` lets a test point it at an upstream it controls.
+ */
+export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
+  hostOptions: [{}, { option: true }],
+  desk: async ({ page, hostOptions }, use, testInfo) => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-'));
+    const web = await startWebHost({
+      dataDir,
+      port: 0,
+      // Fast, product-shaped sync: short backoffs so an outage ends in seconds, not minutes.
+      sync: { sandboxDelayMs: 500, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } },
+      localApi: false,
+      ...hostOptions,
+    });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(web.url);
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const slug = testInfo.titlePath.slice(1).join(' ').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
+    await use({
+      web,
+      dataDir,
+      page,
+      shot: async (name) => {
+        // The desk scrolls inside its main area, so a viewport shot is what a person sees.
+        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${slug}--${name}.png`) });
+      },
+    });
+    await web.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    expect(errors, 'uncaught errors in the page').toEqual([]);
+  },
+});
+
+export { expect };

@@ -1,0 +1,61 @@
+import { makePng } from '../support/images';
+import { tabTo } from './desk-actions';
+import { expect, test } from './fixtures';
+
+// (e) Keyboard-only intake: from Today to a checked card without touching the mouse.
+test('a whole intake and check with the keyboard only', async ({ desk }) => {
+  const { page } = desk;
+  const keys = page.keyboard;
+  await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
+
+  await keys.press('Alt+2');
+  await expect(page.getByRole('heading', { level: 1, name: 'Intake' })).toBeFocused();
+  await tabTo(page, page.getByLabel('First name', { exact: true }));
+  await keys.type('Grace');
+  await keys.press('Tab');
+  await keys.type('Hopper');
+  await keys.press('Tab');
+  await keys.type('12/09/1966');
+
+  // The file picker opens from the keyboard too.
+  await tabTo(page, page.getByRole('button', { name: 'Choose front photo…' }));
+  const chooser = page.waitForEvent('filechooser');
+  await keys.press('Enter');
+  await (await chooser).setFiles({ name: 'front.png', mimeType: 'image/png', buffer: Buffer.from(makePng(64, 40)) });
+  await expect(page.getByRole('img', { name: 'Front of the card, as captured' })).toBeVisible();
+
+  await tabTo(page, page.getByRole('combobox', { name: 'Payer' }));
+  await keys.type('cig');
+  await keys.press('Enter');
+  await expect(page.getByRole('combobox', { name: 'Payer' })).toHaveValue('Cigna');
+  await tabTo(page, page.getByLabel('Member id', { exact: true }));
+  await keys.type('U51837264');
+  await desk.shot('keyboard-intake-form');
+  // Enter in a field saves, as in any form.
+  await keys.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Eligibility — Hopper, Grace' })).toBeFocused();
+
+  await tabTo(page, page.getByLabel('Provider', { exact: true }));
+  await keys.type('Maple');
+  await expect(page.getByLabel('Provider', { exact: true })).toHaveValue('prv_01JD0000000000000000000001');
+  await tabTo(page, page.getByRole('combobox', { name: 'Service type' }));
+  await keys.type('urgent');
+  await keys.press('Enter');
+  await expect(page.getByRole('combobox', { name: 'Service type' })).toHaveValue('Urgent care');
+  await tabTo(page, page.getByRole('button', { name: 'Check eligibility' }));
+  await keys.press('Enter');
+
+  const summary = page.getByTestId('benefits-summary');
+  await expect(summary).toBeVisible({ timeout: 20_000 });
+  await expect(summary.getByTestId('plan-state')).toHaveText('Active');
+  await expect(summary.getByTestId('copay')).toContainText('$');
+  await desk.shot('keyboard-summary');
+
+  // Back to Today with Alt+1; the new patient is there and opens with Enter from the search.
+  await keys.press('Alt+1');
+  await expect(page.getByLabel('Search by name, date of birth or member id')).toBeFocused();
+  await keys.type('hopper');
+  await expect(page.getByRole('option', { name: /Hopper, Grace/ })).toBeVisible();
+  await keys.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Eligibility — Hopper, Grace' })).toBeVisible();
+});
