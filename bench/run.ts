@@ -3,6 +3,7 @@ import { localApi } from './local-api';
 import { localCreate } from './local-create';
 import { startup } from './startup';
 import { syncDrain } from './sync-drain';
+import { uiToday } from './ui-today';
 
 /**
  * `npm run bench [-- --quick] [-- --only NAME]`: every benchmark, each against its raw
@@ -13,6 +14,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   local_api: localApi,
   startup,
   sync_drain: syncDrain,
+  ui_today: uiToday,
 };
 
 async function main(): Promise<void> {

@@ -132,7 +132,7 @@ async function measureDrain(host: Host, upstream: Upstream, count: number, round
  */
 export const syncDrain: Benchmark = async ({ quick }) => {
   // Quick: a smaller queue and no fast-upstream figure, or the drain alone would eat the two minutes.
-  const count = quick ? 600 : 10_000;
+  const count = quick ? 400 : 10_000;
   const rounds = quick ? 2 : 3;
   const variants = [
     { name: 'sync_drain.throughput', synchronous: undefined, goal: true },

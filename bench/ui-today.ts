@@ -1,0 +1,232 @@
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import path from 'node:path';
+import { createHost } from '../src/main/host/create-host';
+import { startWebHost, type WebHost } from '../src/main/web-host/start-web-host';
+import type { CallContext } from '../src/shared/contract';
+import { makeTempDir } from '../test/support/temp-dir';
+import { interleaved, median, percentile, timeEach, type BenchResult, type Benchmark } from './harness';
+
+const RECORDS = 10_000;
+const DESK: CallContext = { source: 'dashboard' };
+const ROW_HEIGHT = 64;
+const VIEWPORT = { width: 1280, height: 800 };
+/** /work/shared/TOOLCHAIN.md: Debian's Chromium, never a downloaded one. */
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+/**
+ * Runs in every page before its own scripts: notes the first animation frame that begins
+ * after a Today row is in the document (the row has been painted by then), in ms since
+ * navigation start.
+ */
+const FIRST_RENDER_PROBE = `
+  window.__firstRender = null;
+  (function watch() {
+    requestAnimationFrame(() => {
+      if (document.querySelector('.today-row')) requestAnimationFrame((t) => { window.__firstRender = t; });
+      else watch();
+    });
+  })();
+`;
+
+/**
+ * In-page code as text, made into functions: Playwright sends a function's text over CDP,
+ * which the app's CSP allows (it forbids eval), and text keeps tsx's helpers out of it.
+ */
+function pageFunction<A, R>(body: string): (arg: A) => R {
+  return new Function('arg', body) as (arg: A) => R;
+}
+
+/** Scrolls `.today-list` by `step` px every frame (turning at the ends); resolves each frame's duration. */
+const SCROLL_FRAMES = pageFunction<{ frames: number; step: number }, Promise<number[]>>(`
+  const { frames, step } = arg;
+  return new Promise((resolve) => {
+    const list = document.querySelector('.today-list');
+    const deltas = [];
+    let last = 0, direction = 1;
+    const frame = (t) => {
+      if (last) deltas.push(t - last);
+      last = t;
+      if (deltas.length >= frames) return resolve(deltas);
+      const next = list.scrollTop + step * direction;
+      if (next > list.scrollHeight - list.clientHeight || next < 0) direction = -direction;
+      list.scrollTop += step * direction;
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+`);
+const FIRST_RENDER = pageFunction<void, number | null>('return window.__firstRender;');
+
+/**
+ * The raw limit's page: the same rows (the bytes the bridge answered) fetched from a bare
+ * node:http server and drawn by a few lines of DOM code as a fixed-height virtual list
+ * with the same row height, cells and overscan. No framework, no app.
+ */
+const BARE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>
+  body { margin: 0; font: 14px system-ui, sans-serif; display: flex; flex-direction: column; height: 100vh; }
+  header { padding: 24px; } .today-list { flex: 1; overflow-y: auto; margin: 0 24px 24px; border: 1px solid #ccd; }
+  .rows { position: relative; } .today-row { position: absolute; left: 0; right: 0; top: 0; height: ${ROW_HEIGHT}px; display: grid;
+    grid-template-columns: 2fr 1fr 1fr 2fr 1fr 1fr; align-items: center; gap: 12px; padding: 0 16px; border-bottom: 1px solid #eef; }
+  .today-row span { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+</style></head><body><header><h1>Today</h1></header><div class="today-list"><div class="rows"></div></div><script>
+  fetch('/rows.json').then((r) => r.json()).then(({ value }) => {
+    const rows = value.data, list = document.querySelector('.today-list'), inner = list.firstElementChild;
+    inner.style.height = rows.length * ${ROW_HEIGHT} + 'px';
+    const draw = () => {
+      const start = Math.max(0, Math.floor(list.scrollTop / ${ROW_HEIGHT}) - 6);
+      const end = Math.min(rows.length, Math.ceil((list.scrollTop + list.clientHeight) / ${ROW_HEIGHT}) + 6);
+      const out = [];
+      for (let i = start; i < end; i++) {
+        const r = rows[i], el = document.createElement('div');
+        el.className = 'today-row';
+        el.style.transform = 'translateY(' + i * ${ROW_HEIGHT} + 'px)';
+        for (const text of [r.first_name + ' ' + r.last_name, r.date_of_birth, r.member_id || 'No card', r.payer_name || '—', r.eligibility, r.last_activity_at]) {
+          const cell = document.createElement('span');
+          cell.textContent = text;
+          el.appendChild(cell);
+        }
+        out.push(el);
+      }
+      inner.replaceChildren(...out);
+    };
+    list.addEventListener('scroll', draw);
+    draw();
+  });
+</script></body></html>`;
+
+async function startBareServer(rowsJson: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const [body, type] = request.url === '/rows.json' ? [rowsJson, 'application/json'] : [BARE_PAGE, 'text/html; charset=utf-8'];
+    response.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** A loopback port nothing listens on: the desk is offline, so no sync runs during the measurement. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** One cold load (fresh context: no cache, no storage) until the first row is painted; optionally a scroll run. */
+async function load(browser: Browser, url: string, scroll?: { frames: number; step: number }): Promise<{ firstRenderMs: number; frames: number[] }> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(FIRST_RENDER_PROBE);
+    await page.goto(url);
+    const handle = await page.waitForFunction(FIRST_RENDER, undefined, { timeout: 60_000 });
+    const firstRenderMs = (await handle.jsonValue()) as number;
+    const frames = scroll ? await page.evaluate(SCROLL_FRAMES, scroll) : [];
+    return { firstRenderMs, frames };
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Today in Chromium with 10,000 patients registered today (seeded through the host
+ * service; a quarter with a card): time from navigation to the first row painted, and
+ * animation-frame durations while scrolling the list fast (1.5 rows a frame). The raw
+ * limit: the same rows from a bare server drawn by a bare virtual list in the same browser.
+ */
+export const uiToday: Benchmark = async ({ quick }) => {
+  const rounds = quick ? 3 : 7;
+  const scroll = { frames: quick ? 180 : 600, step: ROW_HEIGHT * 1.5 };
+  const temp = makeTempDir('coverdesk-bench-');
+  const dataDir = path.join(temp.dir, 'host');
+  let webHost: WebHost | undefined;
+  let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+  let browser: Browser | undefined;
+  try {
+    // The renderer as it is in this tree, built beside the benchmark (never over out/, which tests may be reading).
+    const outDir = path.join(temp.dir, 'out');
+    execFileSync(path.join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build', '--outDir', outDir], { stdio: 'ignore' });
+
+    const seedStart = Date.now();
+    const seeding = createHost({ dataDir, localApi: false, hotFolder: false });
+    // Seeding is the fixture, not the figure: every record still goes through the service
+    // (validation, record and outbox in one transaction), without waiting for the disk.
+    seeding.database.sqlite.pragma('synchronous = OFF');
+    try {
+      for (let i = 0; i < RECORDS; i++) {
+        const patient = await seeding.service.create('patients', { first_name: `First${i}`, last_name: `Last${i}`, date_of_birth: '1980-01-01' }, DESK);
+        if (i % 4 === 0) await seeding.service.create('insurance_cards', { patient_id: patient.id, member_id: `XGH${String(i).padStart(9, '0')}` }, DESK);
+      }
+    } finally {
+      await seeding.close();
+    }
+    process.stderr.write(`  seeded ${RECORDS} patients through the host service in ${((Date.now() - seedStart) / 1000).toFixed(1)} s\n`);
+
+    const port = await closedPort();
+    webHost = await startWebHost({
+      dataDir,
+      rendererDir: path.join(outDir, 'renderer'),
+      localApi: false,
+      hotFolder: false,
+      upstream: { url: `http://127.0.0.1:${port}`, apiKey: 'bench-offline' },
+    });
+    const now = new Date();
+    const since = new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
+    const host = webHost.host;
+    const queryMs = await timeEach(3, 1, () => host.bridge['desk.today']({ since }));
+    const today = await host.bridge['desk.today']({ since });
+    if (today.data.length < RECORDS) throw new Error(`Today has ${today.data.length} rows, not ${RECORDS}`);
+    const rowsJson = JSON.stringify({ ok: true, value: today });
+    // Where first render's time goes: the host's read model, before any HTTP or browser work.
+    process.stderr.write(`  desk.today in the host: ${median(queryMs).toFixed(0)} ms for ${today.data.length} rows, ${(rowsJson.length / 1e6).toFixed(1)} MB as JSON\n`);
+    bare = await startBareServer(rowsJson);
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+
+    const ours = webHost.url;
+    const raw = bare.url;
+    const b = browser;
+    const firstRender = await interleaved(
+      rounds,
+      1,
+      async () => (await load(b, ours)).firstRenderMs,
+      async () => (await load(b, raw)).firstRenderMs,
+    );
+    // Scrolling: one warm-up, then ABBA runs (two of each in a full run).
+    const scrollRuns = quick ? 1 : 2;
+    const frames = await interleaved(
+      scrollRuns,
+      quick ? 0 : 1,
+      async () => (await load(b, ours, scroll)).frames,
+      async () => (await load(b, raw, scroll)).frames,
+    );
+    const oursFrames = frames.ours.flat();
+    const rawFrames = frames.raw.flat();
+    const value = median(firstRender.ours);
+    const baseline = median(firstRender.raw);
+    const p95 = percentile(oursFrames, 95);
+    const rawP95 = percentile(rawFrames, 95);
+    const results: BenchResult[] = [
+      { name: 'ui_today.first_render', value, unit: 'ms', baseline, ratio: baseline / value, goal: '< 1000 ms', met: value < 1000 },
+      { name: 'ui_today.scroll_frame_p95', value: p95, unit: 'ms', baseline: rawP95, ratio: rawP95 / p95, goal: '< 20 ms', met: p95 < 20 },
+      { name: 'ui_today.scroll_frame_p50', value: median(oursFrames), unit: 'ms', baseline: median(rawFrames), ratio: median(rawFrames) / median(oursFrames) },
+    ];
+    return results;
+  } finally {
+    await browser?.close();
+    await bare?.close();
+    await webHost?.close();
+    temp.cleanup();
+  }
+};
