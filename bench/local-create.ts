@@ -1,7 +1,9 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import path from 'node:path';
 import { createHost } from '../src/main/host/create-host';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../src/main/sandbox/seed-data';
+import { applyDatabaseKey } from '../src/main/security/database-cipher';
+import { newDatabaseKey } from '../src/main/security/database-key';
 import type { CallContext } from '../src/shared/contract';
 import { makeTempDir } from '../test/support/temp-dir';
 import { makePng } from '../test/support/images';
@@ -11,14 +13,16 @@ const DESK: CallContext = { source: 'dashboard' };
 
 /**
  * Each of the four operations through the host service (validation, reference checks,
- * record + outbox entry in one transaction), against bare better-sqlite3 inserts of the
- * same two rows in one transaction with the same pragmas: the limit SQLite itself sets.
+ * record + outbox entry in one transaction), against bare inserts of the same two rows in
+ * one transaction with the same pragmas and the same encryption (the SQLite cipher build,
+ * the same key): the limit SQLite itself sets.
  */
 export const localCreate: Benchmark = async ({ quick }) => {
   const iterations = quick ? 300 : 2000;
   const warmup = quick ? 30 : 200;
   const temp = makeTempDir('coverdesk-bench-');
-  const host = createHost({ dataDir: path.join(temp.dir, 'host') });
+  const key = newDatabaseKey();
+  const host = createHost({ dataDir: path.join(temp.dir, 'host'), encryptionKey: key });
   try {
     const { service } = host;
     const patient = await service.create('patients', { first_name: 'Bench', last_name: 'Mark', date_of_birth: '1980-01-01' }, DESK);
@@ -37,8 +41,10 @@ export const localCreate: Benchmark = async ({ quick }) => {
         ),
     };
 
-    // The raw limit: the same schema and pragmas, prepared statements, no validation.
+    // The raw limit: the same schema, pragmas and encryption (the cipher build, the same
+    // key), prepared statements, no validation.
     const raw = new Database(host.database.sqlite.name);
+    applyDatabaseKey(raw, key);
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = FULL');
     raw.pragma('foreign_keys = ON');

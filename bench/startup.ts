@@ -1,13 +1,16 @@
-import Database from 'better-sqlite3';
+import Database from 'better-sqlite3-multiple-ciphers';
 import path from 'node:path';
 import { createHost, hostPaths } from '../src/main/host/create-host';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../src/main/sandbox/seed-data';
+import { applyDatabaseKey } from '../src/main/security/database-cipher';
+import { newDatabaseKey } from '../src/main/security/database-key';
 import { makeTempDir } from '../test/support/temp-dir';
 import { median, timeEach, type Benchmark } from './harness';
 
 /** Fills a host database with `count` records (patients, cards, checks with benefits) and their synced outbox entries. */
-function fill(file: string, count: number): void {
+function fill(file: string, count: number, key: Buffer): void {
   const db = new Database(file);
+  applyDatabaseKey(db, key);
   db.pragma('journal_mode = WAL');
   const t = '2026-11-22T09:00:00.000Z';
   const benefits = JSON.stringify([
@@ -39,23 +42,26 @@ function fill(file: string, count: number): void {
 
 /**
  * Host ready (open, migrate, seed, services) on a database of 100,000 records, against
- * the raw limit: better-sqlite3 opening the same file, setting WAL and answering a query.
+ * the raw limit: the SQLite cipher build opening the same encrypted file with the same key,
+ * setting WAL and answering a query.
  */
 export const startup: Benchmark = async ({ quick }) => {
   const temp = makeTempDir('coverdesk-bench-');
   const dataDir = path.join(temp.dir, 'host');
   try {
-    await createHost({ dataDir }).close();
+    const key = newDatabaseKey();
+    await createHost({ dataDir, encryptionKey: key }).close();
     const file = hostPaths(dataDir).database;
-    fill(file, 100_000);
+    fill(file, 100_000, key);
     const runs = quick ? 5 : 15;
     const ours = await timeEach(runs, 2, async () => {
-      const host = createHost({ dataDir });
+      const host = createHost({ dataDir, encryptionKey: key });
       await host.service.list('patients', { limit: 1 });
       await host.close();
     });
     const raw = await timeEach(runs, 2, () => {
       const db = new Database(file);
+      applyDatabaseKey(db, key);
       db.pragma('journal_mode = WAL');
       db.prepare('SELECT * FROM patients ORDER BY id DESC LIMIT 1').get();
       db.close();
