@@ -19,6 +19,8 @@ export function isPolledCollection(collection: string): collection is PolledColl
   return (POLLED_COLLECTIONS as readonly string[]).includes(collection);
 }
 
+const POLLED_TABLES = { extractions, electronic_eligibility_discoveries: discoveries, electronic_eligibility_checks: checks } as const;
+
 const TABLE_WITH_REMOTE = {
   patients,
   insurance_cards,
@@ -40,6 +42,20 @@ export function setRemoteId(db: Db, collection: string, localId: string, remoteI
 
 const isTerminal = (status: string) => status === 'success' || status === 'failure';
 
+/** What a terminal upstream record says, as the local row's columns. */
+function terminalColumns(collection: PolledCollection, remote: Extraction | Discovery | Check): Record<string, unknown> {
+  const base = { status: remote.status, finished_at: remote.finished_at ?? null };
+  if (collection === 'electronic_eligibility_checks') {
+    const check = remote as Check;
+    return { ...base, failure_reason: check.failure_reason ?? null, clearinghouse_entity_errors: check.clearinghouse_entity_errors ?? null, benefits: check.benefits ?? null };
+  }
+  if (collection === 'extractions') {
+    const extraction = remote as Extraction;
+    return { ...base, engine: 'upstream', fields: extraction.fields ?? null, text: extraction.text ?? null, failure_reason: extraction.failure_reason ?? null };
+  }
+  return base;
+}
+
 /**
  * Copies a terminal upstream record onto its local twin. Terminal states never change
  * (DESIGN.md §2), so a local record already terminal is left as it is: an extraction the
@@ -47,41 +63,9 @@ const isTerminal = (status: string) => status === 'success' || status === 'failu
  */
 export function applyTerminal(db: Db, collection: PolledCollection, localId: string, remote: Extraction | Discovery | Check): boolean {
   if (!isTerminal(remote.status)) return false;
-  const finished_at = remote.finished_at ?? null;
-  if (collection === 'electronic_eligibility_checks') {
-    const check = remote as Check;
-    return (
-      db
-        .update(checks)
-        .set({
-          status: check.status,
-          finished_at,
-          failure_reason: check.failure_reason ?? null,
-          clearinghouse_entity_errors: check.clearinghouse_entity_errors ?? null,
-          benefits: check.benefits ?? null,
-        })
-        .where(and(eq(checks.id, localId), eq(checks.status, 'pending')))
-        .run().changes > 0
-    );
-  }
-  if (collection === 'electronic_eligibility_discoveries') {
-    return db.update(discoveries).set({ status: remote.status, finished_at }).where(and(eq(discoveries.id, localId), eq(discoveries.status, 'pending'))).run().changes > 0;
-  }
-  const extraction = remote as Extraction;
-  return (
-    db
-      .update(extractions)
-      .set({
-        status: extraction.status,
-        finished_at,
-        engine: 'upstream',
-        fields: extraction.fields ?? null,
-        text: extraction.text ?? null,
-        failure_reason: extraction.failure_reason ?? null,
-      })
-      .where(and(eq(extractions.id, localId), eq(extractions.status, 'pending')))
-      .run().changes > 0
-  );
+  // One shape for the three tables: each has id, status and the columns terminalColumns names.
+  const table = POLLED_TABLES[collection] as typeof checks;
+  return db.update(table).set(terminalColumns(collection, remote)).where(and(eq(table.id, localId), eq(table.status, 'pending'))).run().changes > 0;
 }
 
 /**
@@ -155,9 +139,8 @@ export interface PendingRemote {
 
 /** Local records the upstream has but has not finished: what to poll after a restart. */
 export function pendingRemoteRecords(db: Db): PendingRemote[] {
-  const tables = { extractions, electronic_eligibility_discoveries: discoveries, electronic_eligibility_checks: checks } as const;
   return POLLED_COLLECTIONS.flatMap((collection) => {
-    const table = tables[collection];
+    const table = POLLED_TABLES[collection];
     return db
       .select({ id: table.id, remote_id: table.remote_id, insurance_card_id: table.insurance_card_id })
       .from(table)
@@ -170,9 +153,3 @@ export function pendingRemoteRecords(db: Db): PendingRemote[] {
 export function cardRemoteId(db: Db, localCardId: string): string | null {
   return db.select({ remote_id: insurance_cards.remote_id }).from(insurance_cards).where(eq(insurance_cards.id, localCardId)).get()?.remote_id ?? null;
 }
-
-export function localCardOf(db: Db, collection: PolledCollection, localId: string): string | null {
-  const table = { extractions, electronic_eligibility_discoveries: discoveries, electronic_eligibility_checks: checks }[collection];
-  return db.select({ card: table.insurance_card_id }).from(table).where(eq(table.id, localId)).get()?.card ?? null;
-}
-

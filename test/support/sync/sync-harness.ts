@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { isNotNull } from 'drizzle-orm';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { Db } from '../../../src/main/db/open-database';
 import * as schema from '../../../src/main/db/schema';
 import { createHost, type Host, type HostOptions } from '../../../src/main/host/create-host';
@@ -58,6 +58,18 @@ export async function startSyncHost(url: string, options: Partial<HostOptions> =
       temp?.cleanup();
     },
   };
+}
+
+type Closable = { close(): Promise<void> | void } | undefined;
+
+/**
+ * After each test, closes what it started: the getters read the test file's variables
+ * (host fixture, upstream, proxies) then, and closing twice is harmless for all of them.
+ */
+export function closeAfterEach(...targets: (() => Closable | Closable[])[]): void {
+  afterEach(async () => {
+    for (const target of targets) for (const item of [target()].flat()) await item?.close();
+  });
 }
 
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clearinghouse_entities, settings } from '../../../../src/main/db/schema';
 import { createHost } from '../../../../src/main/host/create-host';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
@@ -7,6 +7,7 @@ import { secretsFilePath } from '../../../../src/main/settings/secret-store';
 import { makeTempDir } from '../../../support/temp-dir';
 import { startScriptedProxy } from '../../../support/sync/scripted-proxy';
 import {
+  closeAfterEach,
   createVisit,
   expectExactlyOnce,
   freePort,
@@ -20,13 +21,8 @@ import {
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  await fx?.close();
-  await upstream?.close();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  fx = upstream = undefined;
-});
+const proxies: { close(): Promise<void> }[] = [];
+closeAfterEach(() => fx, () => upstream, () => proxies.splice(0));
 
 async function bridgeError(call: () => Promise<unknown>) {
   const error = await call().then(
@@ -41,7 +37,7 @@ describe('a permanent 4xx', () => {
   it('fails the entry with the upstream error, blocks its dependents, reports both, and lets the desk discard them', async () => {
     // A payer the desk's cache still lists but the upstream no longer knows (a stale cache).
     const temp = makeTempDir('coverdesk-sync-');
-    cleanups.push(temp.cleanup);
+    proxies.push({ close: async () => temp.cleanup() });
     const offline = createHost({ dataDir: temp.dir, localApi: false, hotFolder: false });
     offline.database.db.insert(clearinghouse_entities).values({ id: 'che_GONE0000000000000000000001', name: 'Retired Payer', payer_id: '00000' }).run();
     const good = await createVisit(offline, 1);
@@ -108,7 +104,7 @@ describe('a permanent 4xx', () => {
   it('can be retried once the upstream accepts it; its dependents follow, exactly once', async () => {
     upstream = await startUpstream(await freePort());
     const proxy = await startScriptedProxy(upstream.url);
-    cleanups.push(proxy.close);
+    proxies.push(proxy);
     let refuse = true;
     proxy.script.current = ({ method, path }) =>
       refuse && method === 'POST' && path === '/v1/insurance_cards'
@@ -182,7 +178,7 @@ describe('Retry-After', () => {
   it('is honoured: nothing is sent before it has passed, even though the backoff alone would retry sooner', async () => {
     upstream = await startUpstream(await freePort());
     const proxy = await startScriptedProxy(upstream.url);
-    cleanups.push(proxy.close);
+    proxies.push(proxy);
     let limited = 0;
     proxy.script.current = ({ method, path }) => {
       if (method === 'POST' && path === '/v1/patients' && limited < 1) {

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FaultKind, FaultOptions } from '../../../../src/main/sandbox/fault-injection';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { createVisit, expectExactlyOnce, freePort, startSyncHost, startUpstream, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import { closeAfterEach, createVisit, expectExactlyOnce, freePort, startSyncHost, startUpstream, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;
-afterEach(async () => {
-  await fx?.close();
-  await upstream?.close();
-  fx = upstream = undefined;
-});
+closeAfterEach(() => fx, () => upstream);
 
 /**
  * Each fault of the sandbox's injection alone, then all of them together: whatever the

@@ -1,24 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clearinghouse_entities, providers } from '../../../../src/main/db/schema';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
 import { startScriptedProxy } from '../../../support/sync/scripted-proxy';
-import { expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import { closeAfterEach, expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  await fx?.close();
-  await upstream?.close();
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  fx = upstream = undefined;
-});
+const proxies: { close(): Promise<void> }[] = [];
+closeAfterEach(() => fx, () => upstream, () => proxies.splice(0));
 
 describe('past the idempotency window (DESIGN.md §3)', () => {
   it('a card is looked up by the reference id it carries, other records wait for a person', async () => {
     upstream = await startUpstream(await freePort());
     const proxy = await startScriptedProxy(upstream.url);
-    cleanups.push(proxy.close);
+    proxies.push(proxy);
     // The first POST of each arrives and commits, but its answer is lost.
     const lost = new Set<string>();
     proxy.script.current = ({ method, path }) => {

@@ -1,16 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
 import { makePng } from '../../../support/images';
-import { expectExactlyOnce, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import { closeAfterEach, expectExactlyOnce, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;
-afterEach(async () => {
-  await fx?.close();
-  await upstream?.close();
-  fx = upstream = undefined;
-});
+closeAfterEach(() => fx, () => upstream);
 
 describe('offline intake', () => {
   it('keeps everything while the upstream is down, then sends it all exactly once and brings the results back', async () => {

@@ -1,20 +1,16 @@
 import fs from 'node:fs';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src/main/db/open-database';
 import { createHost, type Host } from '../../../../src/main/host/create-host';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
 import { embeddedSandboxPath } from '../../../../src/main/sync/embedded-sandbox';
 import { makeTempDir } from '../../../support/temp-dir';
-import { createVisit, expectExactlyOnce, FAST_POLICY, freePort, SANDBOX_KEY, startUpstream, waitFor, waitForDrained } from '../../../support/sync/sync-harness';
+import { closeAfterEach, createVisit, expectExactlyOnce, FAST_POLICY, freePort, SANDBOX_KEY, startUpstream, waitFor, waitForDrained } from '../../../support/sync/sync-harness';
 
 const temp = makeTempDir('coverdesk-sandbox-mode-');
 let host: Host | undefined;
 let upstream: Sandbox | undefined;
-afterEach(async () => {
-  await host?.close();
-  await upstream?.close();
-  host = upstream = undefined;
-});
+closeAfterEach(() => host, () => upstream);
 afterAll(() => temp.cleanup());
 
 function open(options: { upstream?: { url: string; apiKey: string } } = {}): Host {
