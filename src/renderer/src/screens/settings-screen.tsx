@@ -10,6 +10,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { SelectField, TextField } from '../ui/field';
 import { Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
+import { AuditLogPanel, IdleLockPanel } from '../security/session-safety-panels';
 
 const LABELS = { upstream_url: 'Service address', api_key: 'API key', default_provider_id: 'Default provider', hot_folder: 'Hot folder' };
 
@@ -162,6 +163,8 @@ export function SettingsScreen() {
         </>
       )}
       <LocalApiPanel />
+      <IdleLockPanel />
+      <AuditLogPanel />
     </div>
   );
 }
