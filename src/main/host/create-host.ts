@@ -125,7 +125,7 @@ export function createHost(options: HostOptions): Host {
     components.push(hotFolderComponent(() => createHotFolder({ dir, db, service, clock, ids, events })));
   }
   const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir) });
-  const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs });
+  const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs, encryptionKey });
   const sync = createSyncComponent({
     db,
     clock,

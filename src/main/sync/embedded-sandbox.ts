@@ -7,6 +7,8 @@ export interface EmbeddedSandboxOptions {
   dataDir: string;
   /** Resolution delay of discoveries and checks (the sandbox's default: about a second). */
   delayMs?: number;
+  /** The host's key: what the desk syncs in sandbox mode, real patients included, is stored here too. */
+  encryptionKey?: Buffer;
 }
 
 /**
@@ -35,6 +37,7 @@ export function createEmbeddedSandbox(options: EmbeddedSandboxOptions): Embedded
         dbFile: embeddedSandboxPath(options.dataDir),
         apiKey: randomBytes(32).toString('hex'),
         delayMs: options.delayMs,
+        encryptionKey: options.encryptionKey,
       });
       const started = running;
       return started.then(

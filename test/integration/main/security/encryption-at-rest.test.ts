@@ -15,6 +15,7 @@ import { createIdGenerator } from '../../../../src/main/support/ids';
 import type { CallContext, V1Service } from '../../../../src/shared/contract';
 import { CANARY_MEMBER_ID, CANARY_PATIENT, CANARY_STRINGS } from '../../../support/canary-phi';
 import { makePng } from '../../../support/images';
+import { FAST_POLICY, waitForDrained } from '../../../support/sync/sync-harness';
 import { makeTempDir } from '../../../support/temp-dir';
 
 const DESK: CallContext = { source: 'dashboard' };
@@ -82,6 +83,19 @@ describe('encryption at rest', () => {
     // Nothing anywhere in the data folder, the key file and the token included.
     expect(findPlaintext([dir], [SQLITE_HEADER, ...CANARY_STRINGS])).toEqual([]);
     expect(databaseFileState(files.database)).toBe('encrypted');
+  });
+
+  it('keeps the whole data folder free of plaintext after syncing to the embedded sandbox', async () => {
+    const dir = tempDir();
+    const h = createHost({ dataDir: dir, localApi: false, hotFolder: false, sync: { policy: FAST_POLICY, timeoutMs: 2_000, sandboxDelayMs: 30 } });
+    open.push(h);
+    await h.start();
+    await visit(h.service);
+    await waitForDrained({ host: h });
+    // In sandbox mode the desk's records, real patients included, are stored twice here.
+    expect(fs.readdirSync(path.join(dir, 'sandbox')).length).toBeGreaterThan(0);
+    await h.close();
+    expect(findPlaintext([dir], [SQLITE_HEADER, ...CANARY_STRINGS])).toEqual([]);
   });
 
   it('stores the same photo once: the object key is still the SHA-256 of the plaintext', async () => {

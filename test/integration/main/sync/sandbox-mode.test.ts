@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src/main/db/open-database';
 import { createHost, type Host } from '../../../../src/main/host/create-host';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
+import { keyFilePaths, readOrCreateKeyFile } from '../../../../src/main/security/database-key';
 import { embeddedSandboxPath } from '../../../../src/main/sync/embedded-sandbox';
 import { makeTempDir } from '../../../support/temp-dir';
 import { closeAfterEach, createVisit, expectExactlyOnce, FAST_POLICY, freePort, SANDBOX_KEY, startUpstream, waitFor, waitForDrained } from '../../../support/sync/sync-harness';
@@ -60,7 +61,9 @@ describe('sandbox mode', () => {
     host = open();
     await host.start();
     await waitForDrained({ host });
-    const sandboxDb = openDatabase({ file: embeddedSandboxPath(temp.dir) });
+    // Encrypted with the host's key, as everything in the data dir.
+    const key = readOrCreateKeyFile({ file: keyFilePaths(temp.dir).plain, mayCreate: false });
+    const sandboxDb = openDatabase({ file: embeddedSandboxPath(temp.dir), key });
     try {
       expectExactlyOnce(host.database.db, sandboxDb.db);
     } finally {
