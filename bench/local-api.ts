@@ -45,8 +45,8 @@ async function startBareServer(dir: string, answer: string): Promise<{ socketPat
  * answering 201 with a body of the same size: the limit the HTTP stack itself sets.
  */
 export const localApi: Benchmark = async ({ quick }) => {
-  const perRound = quick ? 400 : 2000;
-  const rounds = quick ? 4 : 10;
+  const perRound = quick ? 200 : 2000;
+  const rounds = quick ? 3 : 10;
   const temp = makeTempDir('coverdesk-bench-');
   const host = createHost({ dataDir: path.join(temp.dir, 'host'), localApi: {}, hotFolder: false });
   const load = startHttpLoad();

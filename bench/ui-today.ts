@@ -147,7 +147,7 @@ async function load(browser: Browser, url: string, scroll?: { frames: number; st
  * limit: the same rows from a bare server drawn by a bare virtual list in the same browser.
  */
 export const uiToday: Benchmark = async ({ quick }) => {
-  const rounds = quick ? 3 : 7;
+  const rounds = quick ? 2 : 7;
   const scroll = { frames: quick ? 180 : 600, step: ROW_HEIGHT * 1.5 };
   const temp = makeTempDir('coverdesk-bench-');
   const dataDir = path.join(temp.dir, 'host');
