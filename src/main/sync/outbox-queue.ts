@@ -172,6 +172,7 @@ export function dependentsOf(db: Db, id: string): OutboxEntry[] {
     .select()
     .from(outbox)
     .where(sql`EXISTS (SELECT 1 FROM json_each(${outbox.depends_on}) d WHERE d.value = ${id})`)
+    .orderBy(asc(outbox.id))
     .all();
 }
 

@@ -35,6 +35,15 @@ function cardPatientName(db: Db, cardId: unknown): string | null {
   return patientName(db, card?.patient_id);
 }
 
+const ENTRY_KINDS: Record<string, string> = {
+  photos: 'card photo',
+  patients: 'patient',
+  insurance_cards: 'insurance card',
+  extractions: 'card reading',
+  electronic_eligibility_discoveries: 'coverage discovery',
+  electronic_eligibility_checks: 'eligibility check',
+};
+
 /** Plain words for an entry, as the desk knows the record (shown to the desk only). */
 export function describeEntry(db: Db, entry: OutboxEntry): string {
   const p = entry.payload;
@@ -151,8 +160,11 @@ export function discardEntry(deps: SyncActionDeps, id: string): { id: string; di
   }
   const dependents = dependentsOf(db, id);
   if (dependents.length > 0) {
-    const names = dependents.map((d) => describeEntry(db, d)).join('; ');
-    throw new ServiceError('sync_entry_has_dependents', `Other entries need this one: ${names}. Discard those first.`, undefined, { status: 409 });
+    // Kinds, not descriptions: error messages never carry names (they may be logged).
+    const kinds = [...new Set(dependents.map((d) => ENTRY_KINDS[d.collection] ?? d.collection))].join(', ');
+    throw new ServiceError('sync_entry_has_dependents', `${dependents.length} other entries need this one (${kinds}). Discard those first.`, undefined, {
+      status: 409,
+    });
   }
   try {
     inTransaction(db, () => {

@@ -85,7 +85,8 @@ describe('a permanent 4xx', () => {
     // Discard is explicit and never takes other records with it: dependents go first.
     const refused = await bridgeError(() => bridge['sync.discard']({ id: open.find((i) => i.record_id === badCard.id)!.id }));
     expect(refused).toMatchObject({ status: 409, code: 'sync_entry_has_dependents' });
-    expect(refused.message).toContain('Eligibility check');
+    expect(refused.message).toBe('2 other entries need this one (eligibility check, coverage discovery). Discard those first.');
+    expect(refused.message).not.toContain('Khan');
     expect((await bridge['cards.get']({ id: badCard.id })).id).toBe(badCard.id);
 
     for (const recordId of [badCheck.id, badDiscovery.id, badCard.id]) {
