@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
 import { decryptPhoto, derivePhotoKey, encryptPhoto, isEncryptedPhoto } from '../security/photo-cipher';
+import { writeFileAtomically } from '../support/write-file-atomically';
 
 export interface PhotoStore {
   /** Validates and writes the bytes (once per content); the caller records the row. */
@@ -62,7 +63,7 @@ export function createPhotoStore(dir: string, options: { key?: Buffer } = {}): P
       const hash = createHash('sha256').update(upload.bytes).digest('hex');
       const object_key = `${hash}.${EXTENSIONS[content_type]}`;
       const file = path.join(dir, object_key);
-      if (!fs.existsSync(file)) writeAtomically(file, seal(object_key, upload.bytes));
+      if (!fs.existsSync(file)) writeFileAtomically(file, seal(object_key, upload.bytes));
       return { object_key, content_type, byte_size: upload.bytes.byteLength };
     },
     read(objectKey) {
@@ -79,24 +80,11 @@ export function createPhotoStore(dir: string, options: { key?: Buffer } = {}): P
   };
 }
 
-/** Write beside, fsync, then rename: a crash never leaves a half photo under its key. */
-function writeAtomically(file: string, bytes: Uint8Array): void {
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = fs.openSync(temp, 'wx', 0o600);
-  try {
-    fs.writeSync(fd, bytes);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temp, file);
-}
-
 /** Photos stored before encryption was on are encrypted in place, each under its own name. */
 function encryptPlaintextPhotos(dir: string, seal: (objectKey: string, bytes: Uint8Array) => Uint8Array): void {
   for (const name of fs.readdirSync(dir)) {
     if (!ObjectKey.safeParse(name).success) continue;
     const bytes = fs.readFileSync(path.join(dir, name));
-    if (!isEncryptedPhoto(bytes)) writeAtomically(path.join(dir, name), seal(name, bytes));
+    if (!isEncryptedPhoto(bytes)) writeFileAtomically(path.join(dir, name), seal(name, bytes));
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { assertPrivate } from '../local-api/private-path';
+import { writeFileAtomically } from '../support/write-file-atomically';
 
 /** 256 bits: the one key that protects the database and (through a derived key) the photos. */
 export const DATABASE_KEY_BYTES = 32;
@@ -45,18 +46,10 @@ function missingKey(file: string): DatabaseKeyError {
   );
 }
 
-/** Writes beside and renames, user-only from the first byte: a reader never sees half a key. */
+/** User-only from the first byte, and never half written: a half key is a lost database. */
 function writePrivateFile(file: string, data: Buffer | string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const fd = fs.openSync(temp, 'wx', 0o600);
-  try {
-    fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temp, file);
+  writeFileAtomically(file, data, 0o600);
 }
 
 /**
