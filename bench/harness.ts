@@ -1,3 +1,4 @@
+import net, { type AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 
 /** What every benchmark reports: one JSON line each, plus a row in the table. */
@@ -92,4 +93,16 @@ export function printTable(results: BenchResult[]): void {
  */
 export function startTsWorker(file: string, workerData?: unknown): Worker {
   return new Worker(`require(${JSON.stringify(require.resolve('tsx/cjs'))}); require(${JSON.stringify(file)});`, { eval: true, workerData });
+}
+
+/**
+ * A loopback port nothing listens on. As a host's upstream it keeps the desk offline, so
+ * no sync runs beside what a benchmark measures (the worker only probes, seconds apart).
+ */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

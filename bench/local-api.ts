@@ -6,7 +6,7 @@ import { socketPath } from '../src/main/local-api/endpoints';
 import { ensurePrivateDir } from '../src/main/local-api/private-path';
 import { tokenPath } from '../src/main/local-api/token-file';
 import { makeTempDir } from '../test/support/temp-dir';
-import { interleaved, median, percentile, type BenchResult, type Benchmark } from './harness';
+import { closedPort, interleaved, median, percentile, type BenchResult, type Benchmark } from './harness';
 import { startHttpLoad, type LoadJob, type LoadResult } from './http-load';
 
 /** Scanner software rarely sends more than a few at once; 8 keeps the server's queue non-empty. */
@@ -48,7 +48,9 @@ export const localApi: Benchmark = async ({ quick }) => {
   const perRound = quick ? 200 : 2000;
   const rounds = quick ? 3 : 10;
   const temp = makeTempDir('coverdesk-bench-');
-  const host = createHost({ dataDir: path.join(temp.dir, 'host'), localApi: {}, hotFolder: false });
+  // Offline: the sync worker would otherwise send every create to the embedded sandbox in this process.
+  const offline = { url: `http://127.0.0.1:${await closedPort()}`, apiKey: 'bench-offline' };
+  const host = createHost({ dataDir: path.join(temp.dir, 'host'), localApi: {}, hotFolder: false, upstream: offline });
   const load = startHttpLoad();
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
   try {

@@ -2,13 +2,12 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import net from 'node:net';
 import path from 'node:path';
 import { createHost } from '../src/main/host/create-host';
 import { startWebHost, type WebHost } from '../src/main/web-host/start-web-host';
 import type { CallContext } from '../src/shared/contract';
 import { makeTempDir } from '../test/support/temp-dir';
-import { interleaved, median, percentile, timeEach, type BenchResult, type Benchmark } from './harness';
+import { closedPort, interleaved, median, percentile, timeEach, type BenchResult, type Benchmark } from './harness';
 
 const RECORDS = 10_000;
 const DESK: CallContext = { source: 'dashboard' };
@@ -113,15 +112,6 @@ async function startBareServer(rowsJson: string): Promise<{ url: string; close()
         server.closeAllConnections();
       }),
   };
-}
-
-/** A loopback port nothing listens on: the desk is offline, so no sync runs during the measurement. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** One cold load (fresh context: no cache, no storage) until the first row is painted; optionally a scroll run. */
