@@ -24,12 +24,13 @@ export function applyNavigationPolicy(contents: WebContents, deps: NavigationPol
     openExternalIfAllowed(deps.openExternal, url);
   };
 
-  contents.on('will-navigate', (event, url) => stayOnApp(event, url));
+  // Electron 45 carries the URL on the event; the positional argument is its older form.
+  contents.on('will-navigate', (event, url) => stayOnApp(event, event.url ?? url));
   contents.on('will-frame-navigate', (event) => {
     if (!isApp(event.url)) event.preventDefault();
   });
   contents.on('will-redirect', (event, url) => {
-    if (!isApp(url)) event.preventDefault();
+    if (!isApp(event.url ?? url)) event.preventDefault();
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {

@@ -25,6 +25,11 @@ describe('navigation policy', () => {
       expect(event.defaultPrevented, url).toBe(true);
     }
     expect(openExternal).toHaveBeenCalledTimes(1);
+
+    // Electron 45's form: the URL on the event itself.
+    const modern = navigationEvent('file:///C:/Windows/win.ini');
+    contents.emit('will-navigate', modern);
+    expect(modern.defaultPrevented).toBe(true);
   });
 
   it('lets the app move within its own origin', () => {
