@@ -36,16 +36,16 @@ function post(agent: http.Agent, job: LoadJob, i: number): Promise<number> {
 
 async function run(job: LoadJob): Promise<LoadResult> {
   const agent = agentFor(job.socketPath, job.concurrency);
-  const latencies: number[] = new Array(job.count);
+  const latencies: number[] = [];
   let next = 0;
   let wrongStatus: number | null = null;
   const started = process.hrtime.bigint();
+  const deadline = started + BigInt(Math.round(job.durationMs * 1e6));
   const lane = async () => {
-    while (next < job.count) {
-      const i = next++;
+    while (process.hrtime.bigint() < deadline && wrongStatus === null) {
       const t0 = process.hrtime.bigint();
-      const status = await post(agent, job, i);
-      latencies[i] = Number(process.hrtime.bigint() - t0) / 1e6;
+      const status = await post(agent, job, next++);
+      latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
       if (status !== 201) wrongStatus = status;
     }
   };

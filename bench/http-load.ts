@@ -1,21 +1,24 @@
 import path from 'node:path';
 import { startTsWorker } from './harness';
 
-/** `count` POSTs of `body` to `path` on a Unix socket, `concurrency` at a time on keep-alive connections. */
+/**
+ * POSTs of `body` to `path` on a Unix socket, `concurrency` at a time on keep-alive
+ * connections, for `durationMs`: rounds of equal time expose both sides to the same noise.
+ */
 export interface LoadJob {
   socketPath: string;
   path: string;
   headers: Record<string, string>;
   body: string;
   concurrency: number;
-  count: number;
+  durationMs: number;
   /** Each request gets `Idempotency-Key: <prefix>-<i>`; absent: no key. */
   idempotencyKeyPrefix?: string;
 }
 
 export interface LoadResult {
   elapsedMs: number;
-  /** Per request, ms, in request order. */
+  /** Per request, ms; one per completed request. */
   latencies: number[];
 }
 
