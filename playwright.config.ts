@@ -6,6 +6,11 @@ import fs from 'node:fs';
  * Debian's Chromium. Playwright never downloads a browser here (TOOLCHAIN.md).
  */
 function findChromium(): string {
+  const chosen = process.env.CHROMIUM_PATH;
+  if (chosen && !fs.existsSync(chosen)) {
+    console.error(`CHROMIUM_PATH is ${chosen}, which does not exist: point it at a Chromium binary, or unset it to use /usr/bin/chromium.`);
+    process.exit(1);
+  }
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', chromiumFromPlaywright()].filter((p): p is string => !!p);
   const found = candidates.find((p) => fs.existsSync(p));
   if (!found) {

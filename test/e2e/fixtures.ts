@@ -31,7 +31,6 @@ export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
       port: 0,
       // Fast, product-shaped sync: short backoffs so an outage ends in seconds, not minutes.
       sync: { sandboxDelayMs: 500, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } },
-      localApi: false,
       ...hostOptions,
     });
     const errors: string[] = [];

@@ -32,9 +32,10 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
   if (detail.loading && !data) return <Loading label="Loading the patient…" />;
   if (!data) return <Notice tone="bad">{detail.error?.message ?? 'This patient could not be loaded.'}</Notice>;
 
-  const card = data.cards.find((c) => c.id === cardId) ?? data.cards[0];
+  const card = data.cards.find((c) => c.id === (cardId ?? data.discoveries[0]?.insurance_card_id)) ?? data.cards[0];
   const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
-  const discoveries = data.discoveries.filter((d) => d.insurance_card_id === card?.id);
+  const cardOf = (id: string) => data.cards.find((c) => c.id === id);
+  const discoveries = data.discoveries;
 
   const run = async () => {
     if (!card || busy) return;
@@ -78,13 +79,14 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
       )}
 
       {card && (
-        <Panel title="Discoveries for this card" titleId="discovery-list">
+        <Panel title="Discoveries for this patient" titleId="discovery-list">
           {discoveries.length === 0 ? (
-            <EmptyState title="No discovery run for this card yet." />
+            <EmptyState title="No discovery run for this patient yet." />
           ) : (
             <ol className="timeline">
               {discoveries.map((discovery) => {
                 const spawned = data.checks.filter((c) => c.electronic_eligibility_discovery_id === discovery.id);
+                const from = cardOf(discovery.insurance_card_id);
                 return (
                   <li key={discovery.id} className="stack panel" data-testid="discovery">
                     <div className="row">
@@ -93,6 +95,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
                       <SyncBadge state={discovery.sync?.state} />
                       {discovery.finished_at && <span className="muted small">finished {formatWhen(discovery.finished_at)}</span>}
                     </div>
+                    {from && <p className="small muted">From the card: {cardLabel(from, payerName(from.insurance_carrier_ids[0]))}</p>}
                     {discovery.status === 'pending' && <Loading label="Asking payers…" />}
                     {discovery.status !== 'pending' && spawned.length === 0 && <p className="muted">No eligibility checks came from this discovery.</p>}
                     {spawned.length > 0 && (

@@ -11,7 +11,7 @@ import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/fiel
 import { formatDob, formatWhen, patientName } from '../format';
 import { PhotoThumb } from '../intake/photo-thumb';
 import { objectKeyFromUrl } from '../intake/photo-file';
-import { useBridgeEvent, useBridgeQuery, useRecordsChanged } from '../state/bridge-hooks';
+import { useBridgeQuery, useRecordsChanged, useSyncStatusChanged } from '../state/bridge-hooks';
 import { useDeskStatus } from '../state/desk-status';
 import { useNavigation, type Route } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
@@ -42,7 +42,7 @@ export function cardLabel(card: InsuranceCard, payer: string | undefined): strin
 export function usePatientDetail(patientId: string) {
   const detail = useBridgeQuery(() => window.coverdesk.desk.patient({ id: patientId }), patientId);
   useRecordsChanged(DESK_COLLECTIONS, detail.reload);
-  useBridgeEvent('sync.status', () => detail.reload());
+  useSyncStatusChanged(detail.reload, 500);
   const waiting = detail.data?.checks.some((c) => c.status === 'pending') || detail.data?.discoveries.some((d) => d.status === 'pending');
   // Events carry every change; a slow poll covers a host that missed one.
   useEffect(() => {
@@ -74,7 +74,8 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
   const [busy, setBusy] = useState(false);
 
   const data: DeskPatientDetail | null = detail.data;
-  const card = data?.cards.find((c) => c.id === cardId) ?? data?.cards[0];
+  // Opened without a card: the one of the latest check, so this screen agrees with Today's badge.
+  const card = data?.cards.find((c) => c.id === (cardId ?? data.checks[0]?.insurance_card_id)) ?? data?.cards[0];
 
   // Defaults: the newest card, its payer, the practice's default provider (else the last one used).
   useEffect(() => {
@@ -276,7 +277,8 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
             {checks.map((check) => (
               <li key={check.id} className="timeline__item">
                 <span>
-                  <strong>{serviceTypeLabel(check.service_type)}</strong> · {payerName(check.clearinghouse_entity_id) ?? 'Payer'} · {formatWhen(check.created_at)}
+                  <strong>{serviceTypeLabel(check.service_type)}</strong> · {payerName(check.clearinghouse_entity_id) ?? 'Payer'}
+                  {check.insurance_card_member_id && <span className="mono"> · {check.insurance_card_member_id}</span>} · {formatWhen(check.created_at)}
                   {check.source === 'system' && ' · found by discovery'}
                 </span>
                 <span className="row">

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { SyncItem } from '../../../shared/bridge/desk-contract';
 import type { SyncState } from '../../../shared/contract';
 import { SYNC_STATE_LABELS, formatWhen } from '../format';
-import { useBridgeEvent, useBridgeQuery, useRecordsChanged } from '../state/bridge-hooks';
+import { useBridgeQuery, useRecordsChanged, useSyncStatusChanged } from '../state/bridge-hooks';
 import { useDeskStatus } from '../state/desk-status';
 import { Badge, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
@@ -23,7 +23,7 @@ export function SyncScreen() {
     attention.reload();
     waiting.reload();
   };
-  useBridgeEvent('sync.status', refresh);
+  useSyncStatusChanged(refresh, 500);
   useRecordsChanged(['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries', 'extractions', 'photos'], refresh, 300);
 
   const [discarding, setDiscarding] = useState<SyncItem | null>(null);

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { formatDob, formatWhen, patientName, startOfLocalDay } from '../format';
-import { useBridgeEvent, useBridgeQuery, useRecordsChanged } from '../state/bridge-hooks';
+import { useBridgeQuery, useRecordsChanged, useSyncStatusChanged } from '../state/bridge-hooks';
 import { useNavigation } from '../state/navigation';
 import { todayMatches, visibleRange } from '../today/today-rows';
 import { EligibilityBadgeView, SyncBadge } from '../ui/badge';
@@ -17,8 +17,9 @@ export function TodayScreen() {
   const { navigate } = useNavigation();
   const today = useBridgeQuery(() => window.coverdesk.desk.today({ since: startOfLocalDay() }), 'today');
   useRecordsChanged(DESK_COLLECTIONS, today.reload, 250);
-  // A record synced or failed changes a row's marker without changing the record.
-  useBridgeEvent('sync.status', () => today.reload());
+  // A record synced or failed changes a row's marker without changing the record; the sync
+  // worker reports often while it works, so these are gathered up too.
+  useSyncStatusChanged(today.reload);
 
   const [query, setQuery] = useState('');
   const [others, setOthers] = useState<DeskPatientRow[]>([]);
@@ -89,7 +90,7 @@ export function TodayScreen() {
           placeholder="e.g. Lovelace, 12/10/1985 or XJ44102"
           value={query}
           aria-describedby="today-search-hint"
-          aria-controls="today-rows"
+          aria-controls={rows.length > 0 ? "today-rows" : undefined}
           onChange={(event) => setQuery(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === 'ArrowDown' && rows.length > 0) {

@@ -10,34 +10,48 @@ export interface Query<T> {
 }
 
 /**
- * A bridge read that re-runs when `key` changes or on `reload()`. Answers that arrive after
- * a newer request started are dropped, so a slow reply never overwrites a fresh one.
+ * A bridge read that re-runs when `key` changes or on `reload()`. At most one request is in
+ * flight: reloads asked for meanwhile become one more request when it answers, so a busy
+ * host (a sync of thousands of records) is never asked the same thing a hundred times.
  */
 export function useBridgeQuery<T>(load: (() => Promise<BridgeResult<T>>) | null, key: string): Query<T> {
   const [state, setState] = useState<{ data: T | null; error: BridgeError | null; loading: boolean }>({ data: null, error: null, loading: load !== null });
-  const [tick, setTick] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
-  const generation = useRef(0);
+  const flight = useRef<{ key: string; running: boolean; again: boolean }>({ key, running: false, again: false });
+  const mounted = useRef(true);
 
-  useEffect(() => {
+  const run = useCallback((forKey: string) => {
     const current = loadRef.current;
+    const f = flight.current;
     if (!current) {
       setState({ data: null, error: null, loading: false });
       return;
     }
-    const mine = ++generation.current;
+    if (f.running && f.key === forKey) {
+      f.again = true;
+      return;
+    }
+    flight.current = { key: forKey, running: true, again: false };
     void current().then((result) => {
-      if (mine !== generation.current) return;
+      const now = flight.current;
+      if (!mounted.current || now.key !== forKey) return;
       setState((previous) => (result.ok ? { data: result.value, error: null, loading: false } : { data: previous.data, error: result.error, loading: false }));
+      now.running = false;
+      if (now.again) run(forKey);
     });
-  }, [key, tick]);
+  }, []);
 
   useEffect(() => {
-    setState((previous) => ({ ...previous, loading: loadRef.current !== null, data: null, error: null }));
-  }, [key]);
+    mounted.current = true;
+    setState({ data: null, error: null, loading: loadRef.current !== null });
+    run(key);
+    return () => {
+      mounted.current = false;
+    };
+  }, [key, run]);
 
-  const reload = useCallback(() => setTick((t) => t + 1), []);
+  const reload = useCallback(() => run(flight.current.key), [run]);
   return { ...state, reload };
 }
 
@@ -49,20 +63,18 @@ export function useBridgeEvent<E extends BridgeEvent>(event: E, listener: (paylo
 }
 
 /**
- * Calls `onChange` (at most once per `delayMs`) when a record of these collections changes:
- * the sync worker, the local API and the hot folder all write while the desk looks.
+ * Calls `onEvent` at most once per `delayMs` for events `accept` lets through: the sync
+ * worker, the local API and the hot folder may report hundreds of changes a second.
  */
-export function useRecordsChanged(collections: readonly string[], onChange: () => void, delayMs = 150): void {
+export function useGatheredEvent<E extends BridgeEvent>(event: E, onEvent: () => void, delayMs: number, accept: (payload: BridgeEventPayload<E>) => boolean = () => true): void {
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const ref = useRef(onChange);
-  ref.current = onChange;
-  const wanted = collections.join(',');
-  useBridgeEvent('records.changed', (change) => {
-    if (!wanted.split(',').includes(change.collection)) return;
-    if (timer.current) return;
+  const ref = useRef({ onEvent, accept });
+  ref.current = { onEvent, accept };
+  useBridgeEvent(event, (payload) => {
+    if (timer.current || !ref.current.accept(payload)) return;
     timer.current = setTimeout(() => {
       timer.current = null;
-      ref.current();
+      ref.current.onEvent();
     }, delayMs);
   });
   useEffect(
@@ -71,6 +83,16 @@ export function useRecordsChanged(collections: readonly string[], onChange: () =
     },
     [],
   );
+}
+
+/** Records of these collections changed (created, synced, answered). */
+export function useRecordsChanged(collections: readonly string[], onChange: () => void, delayMs = 150): void {
+  useGatheredEvent('records.changed', onChange, delayMs, (change) => collections.includes(change.collection));
+}
+
+/** The sync worker's status moved: counts, online, a record's sync state. */
+export function useSyncStatusChanged(onChange: () => void, delayMs = 1000): void {
+  useGatheredEvent('sync.status', onChange, delayMs);
 }
 
 /** Unwraps a bridge answer for code that shows its own error: the value, or throws the error. */

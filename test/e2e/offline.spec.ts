@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSandbox, type Sandbox } from '../../src/main/sandbox/start-sandbox';
+import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
+import { expect, test as base } from './fixtures';
+
+/** A real upstream (the sandbox on its own port and database) that the test can stop and start again. */
+interface Upstream {
+  url: string;
+  apiKey: string;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+const test = base.extend<{ upstream: Upstream }>({
+  upstream: async ({}, use) => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-upstream-'));
+    const options = { dbFile: path.join(dir, 'upstream.sqlite'), apiKey: 'sk_e2e_upstream', delayMs: 300 };
+    let sandbox: Sandbox | null = await startSandbox({ ...options, port: 0 });
+    const port = Number(new URL(sandbox.url).port);
+    const upstream: Upstream = {
+      url: sandbox.url,
+      apiKey: options.apiKey,
+      async stop() {
+        await sandbox?.close();
+        sandbox = null;
+      },
+      async start() {
+        sandbox = await startSandbox({ ...options, port });
+      },
+    };
+    await use(upstream);
+    await sandbox?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  },
+  hostOptions: async ({ upstream }, use) => use({ upstream: { url: upstream.url, apiKey: upstream.apiKey } }),
+});
+
+// (b) Upstream stopped → intake and check are queued and marked so → upstream back →
+// synced and the result shown without a reload.
+test('work done while the upstream is down is queued, marked, and synced with its result when it is back', async ({ desk, upstream }) => {
+  const { page } = desk;
+  await upstream.stop();
+  // Proves there is no reload: a page reload would lose this.
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+
+  await openScreen(page, 'Intake');
+  await fillNewPatient(page, { first: 'James', last: 'Smith', dob: '11/02/1965' });
+  await choosePayer(page, 'Cigna');
+  await memberIdField(page).fill('U51837264');
+  await saveCard(page);
+
+  const offline = page.getByRole('status').filter({ hasText: 'Offline.' });
+  await expect(offline).toBeVisible({ timeout: 20_000 });
+  await runCheck(page);
+  const pending = page.getByTestId('check-pending');
+  await expect(pending).toContainText('Queued.');
+  await expect(pending).toContainText('Queued');
+  await desk.shot('offline-check-queued');
+
+  await openScreen(page, 'Today');
+  const row = page.getByRole('option', { name: /Smith, James/ });
+  await expect(row).toContainText('Queued');
+  await expect(row).toContainText('Checking…');
+  await desk.shot('offline-today-queued');
+
+  await openScreen(page, 'Sync');
+  await expect(page.getByText('Offline', { exact: true })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Waiting to send' }).getByRole('listitem')).not.toHaveCount(0);
+  await desk.shot('offline-sync');
+
+  // Back on the patient's screen, still offline, the desk waits for the answer.
+  await openScreen(page, 'Today');
+  await row.click();
+  await expect(page.getByTestId('check-pending')).toContainText('Queued.');
+
+  await upstream.start();
+  // The same screen turns into the answer by itself: sync, poll, records.changed, re-render.
+  const summary = page.getByTestId('benefits-summary');
+  await expect(summary.getByTestId('plan-state')).toHaveText('Active', { timeout: 30_000 });
+  await expect(offline).toBeHidden();
+  await summary.scrollIntoViewIfNeeded();
+  await desk.shot('back-online-synced');
+
+  await openScreen(page, 'Today');
+  await expect(row).toContainText('Active');
+  await expect(row).not.toContainText('Queued');
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});

@@ -1,0 +1,38 @@
+import { test as base, expect } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// `npm run start:web` as a person runs it (less the build, which `npm test` has done).
+base('start:web prints a URL with a per-run secret; the page works with it and refuses without it', async ({ page }) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-cli-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web-host/cli.ts', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /http:\/\/127\.0\.0\.1:\d+\/#secret=[\w-]+/.exec(out);
+        if (match) resolve(match[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`start:web exited with ${code}`)));
+      setTimeout(() => reject(new Error(`no URL printed: ${out}`)), 30_000);
+    });
+
+    await page.goto(url);
+    await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Sandbox mode' })).toBeVisible();
+
+    // The same page without the secret gets nothing from the host.
+    const stranger = await page.context().newPage();
+    await stranger.goto(url.replace(/#.*$/, ''));
+    await expect(stranger.getByText('Open Coverdesk from the address it printed at start.')).toBeVisible();
+  } finally {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  expect(child.exitCode).toBe(0);
+});
