@@ -101,7 +101,7 @@ export function SyncScreen() {
                   <p>
                     <strong>{item.description}</strong> <SyncBadge state={item.state} />
                   </p>
-                  {item.last_error && <p>The service said: {item.last_error.message}</p>}
+                  {item.last_error && item.state !== 'blocked' && <p>The service said: {item.last_error.message}</p>}
                   {item.state === 'blocked' && <p className="small muted">Waiting for an item it depends on: fix or discard that one first.</p>}
                   <p className="small muted">
                     {item.attempts} {item.attempts === 1 ? 'attempt' : 'attempts'} · last change {formatWhen(item.updated_at)}
