@@ -120,6 +120,8 @@ interface PollTask {
   dueAt: number;
 }
 
+/** Status events are paced for people: wall-clock time, not the injected clock. */
+const STATUS_INTERVAL_MS = 250;
 const PROBE_KEY = 'probe';
 const pollKey = (task: PollTask) => `poll:${task.collection}:${task.localId}`;
 const REFRESH_KEY = 'refresh';
@@ -152,6 +154,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   let scheduled = false;
   let lastPublished = '';
   let publishQueued = false;
+  let lastPublishedAt = 0;
 
   const nowMs = () => clock.now().getTime();
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -546,11 +549,16 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     };
   }
 
-  /** Tells subscribers when the status changed; coalesced, so a burst of changes is one event. */
+  /**
+   * Tells subscribers when the status changed: coalesced, and at most every
+   * `STATUS_INTERVAL_MS`, so a queue draining a thousand entries is a few events a second
+   * for the desk's screens, not a thousand.
+   */
   function publish(): void {
     if (publishQueued || !deps.onStatus) return;
     publishQueued = true;
-    setImmediate(() => {
+    const wait = Math.max(0, lastPublishedAt + STATUS_INTERVAL_MS - Date.now());
+    const emit = () => {
       publishQueued = false;
       if (!db.$client.open) return;
       try {
@@ -558,11 +566,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         const serialised = JSON.stringify(current);
         if (serialised === lastPublished) return;
         lastPublished = serialised;
+        lastPublishedAt = Date.now();
         deps.onStatus?.(current);
       } catch {
         // The database closed under us (shutdown); nothing to tell.
       }
-    });
+    };
+    if (wait === 0) setImmediate(emit);
+    else setTimeout(emit, wait).unref?.();
   }
 
   return {
