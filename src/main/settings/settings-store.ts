@@ -4,7 +4,8 @@ import { inTransaction, type Db } from '../db/open-database';
 import { providers, settings } from '../db/schema';
 import type { DeskSettingsUpdate } from '../../shared/bridge/desk-contract';
 import type { FieldError } from '../../shared/contract';
-import { referenceNotFound, validationFailed } from '../../shared/service-error';
+import { referenceNotFound, ServiceError, validationFailed } from '../../shared/service-error';
+import { UnsafePermissionsError } from '../local-api/private-path';
 import type { SecretStore } from './secret-store';
 
 /** What the settings table holds: plain preferences. The API key lives in the SecretStore. */
@@ -27,8 +28,25 @@ export interface SettingsStore {
   update(change: DeskSettingsUpdate): { saved: SavedSettings; upstreamTouched: boolean };
 }
 
+/**
+ * A secrets file other users can read is refused; the desk is told why and how to fix it
+ * (the message names the file and the chmod, never the secret).
+ */
+function guarded<T>(use: () => T): T {
+  try {
+    return use();
+  } catch (error) {
+    if (error instanceof UnsafePermissionsError) throw new ServiceError('secrets_file_unsafe', error.message, undefined, { status: 500 });
+    throw error;
+  }
+}
+
 export function createSettingsStore(deps: { db: Db; secrets: SecretStore }): SettingsStore {
-  const { db, secrets } = deps;
+  const { db } = deps;
+  const secrets: SecretStore = {
+    get: (name) => guarded(() => deps.secrets.get(name)),
+    set: (name, value) => guarded(() => deps.secrets.set(name, value)),
+  };
 
   function read(): SavedSettings {
     const rows = db.select().from(settings).where(inArray(settings.key, [...KEYS])).all();

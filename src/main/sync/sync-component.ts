@@ -78,10 +78,23 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
     },
   });
 
+  /**
+   * The saved key, or none when its file cannot be trusted: the worker then pauses on the
+   * upstream's 401 instead of the host refusing to start, and Settings says what to fix.
+   */
+  function readableApiKey(): string | null {
+    try {
+      return deps.settings.apiKey();
+    } catch {
+      options.log?.('sync.secrets_unreadable', {});
+      return null;
+    }
+  }
+
   function configured(): Configured {
     if (useCommandLine && deps.upstream) return { mode: 'upstream', url: deps.upstream.url, apiKey: deps.upstream.apiKey };
     const saved = deps.settings.read();
-    return saved.upstream_url ? { mode: 'upstream', url: saved.upstream_url, apiKey: deps.settings.apiKey() } : { mode: 'sandbox' };
+    return saved.upstream_url ? { mode: 'upstream', url: saved.upstream_url, apiKey: readableApiKey() } : { mode: 'sandbox' };
   }
 
   async function target(): Promise<UpstreamTarget> {
@@ -121,7 +134,7 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
       const config = configured();
       return config.mode === 'upstream'
         ? { mode: 'upstream', upstream_url: config.url, api_key_set: config.apiKey !== null && config.apiKey !== '' }
-        : { mode: 'sandbox', upstream_url: null, api_key_set: deps.settings.apiKey() !== null };
+        : { mode: 'sandbox', upstream_url: null, api_key_set: readableApiKey() !== null };
     },
     async reconnect() {
       useCommandLine = false;

@@ -90,6 +90,21 @@ describe('the secrets file', () => {
     expect(() => store.get('upstream_api_key')).toThrow(/chmod 600/);
   });
 
+  it('when unsafe, counts as no key (the worker pauses) and saving a key says what to fix, writing nothing', async () => {
+    if (process.platform === 'win32') return;
+    await call('settings.update', { upstream_url: 'https://eligibility.example.com', api_key: 'sk_secret' });
+    fs.chmodSync(secretsFilePath(fx.dataDir), 0o644);
+    expect(await call('settings.get', {})).toMatchObject({ ok: true, value: { mode: 'upstream', api_key_set: false } });
+    const before = written();
+    const result = await call('settings.update', { api_key: 'sk_new_secret', default_provider_id: SEED_PROVIDERS[0].id });
+    expect(result).toMatchObject({ ok: false, error: { code: 'secrets_file_unsafe' } });
+    if (!result.ok) {
+      expect(result.error.message).toContain('chmod 600');
+      expect(result.error.message).not.toContain('sk_');
+    }
+    expect(written()).toEqual(before);
+  });
+
   it('is written whole or not at all (beside, then renamed)', () => {
     const store = createFileSecretStore(fx.dataDir);
     store.set('upstream_api_key', 'first');
