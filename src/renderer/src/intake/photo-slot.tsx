@@ -153,7 +153,6 @@ function CameraCapture({ onCapture, onCancel }: { onCapture(blob: Blob): void; o
         video.srcObject = media;
         await video.play();
         setReady(true);
-        takeRef.current?.focus();
       })
       .catch(() => setError('The camera could not be opened. Allow camera access for Coverdesk, or choose a file instead.'));
     return () => {
@@ -161,6 +160,11 @@ function CameraCapture({ onCapture, onCancel }: { onCapture(blob: Blob): void; o
       stream?.getTracks().forEach((t) => t.stop());
     };
   }, []);
+
+  // Keyboard first: once the picture is live, Enter or Space takes the photo.
+  useEffect(() => {
+    if (ready) takeRef.current?.focus();
+  }, [ready]);
 
   const take = () => {
     const video = videoRef.current;
