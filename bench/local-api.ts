@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3-multiple-ciphers';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -5,6 +6,8 @@ import { createHost } from '../src/main/host/create-host';
 import { socketPath } from '../src/main/local-api/endpoints';
 import { ensurePrivateDir } from '../src/main/local-api/private-path';
 import { tokenPath } from '../src/main/local-api/token-file';
+import { applyDatabaseKey } from '../src/main/security/database-cipher';
+import { newDatabaseKey } from '../src/main/security/database-key';
 import { makeTempDir } from '../test/support/temp-dir';
 import { closedPort, interleaved, median, percentile, type BenchResult, type Benchmark } from './harness';
 import { startHttpLoad, type HttpLoad, type LoadJob, type LoadResult } from './http-load';
@@ -13,13 +16,17 @@ import { startHttpLoad, type HttpLoad, type LoadJob, type LoadResult } from './h
 const CONCURRENCY = 8;
 const PATIENT = JSON.stringify({ first_name: 'Bench', last_name: 'Mark', date_of_birth: '1980-01-01' });
 
-/** The raw limit: node:http on the same kind of socket (user-only folder), reading the body and answering 201 with `answer`. */
-async function startBareServer(dir: string, answer: string): Promise<{ socketPath: string; close(): Promise<void> }> {
+/**
+ * The raw limit: node:http on the same kind of socket (user-only folder), reading the body
+ * and answering 201 with `answer`; with `work`, doing it (e.g. a bare insert) first.
+ */
+async function startBareServer(dir: string, answer: string, work?: () => void): Promise<{ socketPath: string; close(): Promise<void> }> {
   ensurePrivateDir(dir);
   const target = path.join(dir, 'bare.sock');
   const server = http.createServer((request, response) => {
     request.on('data', () => undefined);
     request.on('end', () => {
+      work?.();
       response.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
       response.end(answer);
     });
@@ -38,21 +45,51 @@ async function startBareServer(dir: string, answer: string): Promise<{ socketPat
   };
 }
 
-/** One variant on a fresh host (an empty outbox), so neither variant inherits the other's queue. */
-async function measureVariant(load: HttpLoad, variant: { name: string; keyed: boolean; goal: boolean }, rounds: number, roundMs: number): Promise<BenchResult[]> {
+/**
+ * The second raw limit: the same patient row and outbox entry a create writes, inserted by
+ * bare better-sqlite3 in one transaction into the host's database (same pragmas, the
+ * cipher build with the same key): what any create must pay for a durable write.
+ */
+function bareInsert(file: string, key: Buffer): { insert(): void; close(): void } {
+  const db = new Database(file);
+  applyDatabaseKey(db, key);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  const patient = db.prepare("INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, 'Bench', 'Mark', '1980-01-01', ?)");
+  const outbox = db.prepare(
+    "INSERT INTO outbox (id, collection, record_id, payload, depends_on, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, 'patients', ?, ?, '[]', 'queued', 0, ?, ?, ?)",
+  );
+  let n = 0;
+  const insert = db.transaction(() => {
+    const id = `pat_raw${n++}`;
+    const t = new Date().toISOString();
+    patient.run(id, t);
+    outbox.run(`obx_raw${n}`, id, PATIENT, t, t, t);
+  });
+  return { insert: () => insert(), close: () => db.close() };
+}
+
+type Variant = { name: string; keyed: boolean; baseline: 'bare' | 'insert'; goal: boolean };
+
+/** One variant on a fresh host (an empty outbox), so no variant inherits another's queue. */
+async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, roundMs: number): Promise<BenchResult[]> {
   const temp = makeTempDir('coverdesk-bench-');
   // Offline: the sync worker would otherwise send every create to the embedded sandbox in this
   // process. It still runs, as on a desk, and sees every create.
   const offline = { url: `http://127.0.0.1:${await closedPort()}`, apiKey: 'bench-offline' };
-  const host = createHost({ dataDir: path.join(temp.dir, 'host'), localApi: {}, hotFolder: false, upstream: offline });
+  const key = newDatabaseKey();
+  const host = createHost({ dataDir: path.join(temp.dir, 'host'), localApi: {}, hotFolder: false, upstream: offline, encryptionKey: key });
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+  let inserts: ReturnType<typeof bareInsert> | undefined;
   try {
     await host.start();
     const token = fs.readFileSync(tokenPath(host.dataDir), 'utf8').trim();
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     // The bare server answers with the bytes ours answers, so both move the same amount.
     const sample = await host.service.create('patients', JSON.parse(PATIENT), { source: 'api' });
-    bare = await startBareServer(path.join(temp.dir, 'bare'), JSON.stringify(sample));
+    if (variant.baseline === 'insert') inserts = bareInsert(host.database.sqlite.name, key);
+    bare = await startBareServer(path.join(temp.dir, 'bare'), JSON.stringify(sample), inserts?.insert);
     let round = 0;
     const job = (socket: string): LoadJob => ({
       socketPath: socket,
@@ -82,6 +119,7 @@ async function measureVariant(load: HttpLoad, variant: { name: string; keyed: bo
     ];
   } finally {
     await bare?.close();
+    inserts?.close();
     await host.close();
     temp.cleanup();
   }
@@ -91,18 +129,24 @@ async function measureVariant(load: HttpLoad, variant: { name: string; keyed: bo
  * Patient creates over the local API's real Unix socket (token check, JSON parsing,
  * validation, the record and its outbox entry in one transaction, the answer), from a
  * client on another thread, against a bare node:http server on the same kind of socket
- * answering 201 with a body of the same size: the limit the HTTP stack itself sets.
+ * answering 201 with a body of the same size: the limit the HTTP stack itself sets. The
+ * same with an Idempotency-Key on each create; and against a bare server that also makes
+ * the create's durable write (bare insert), the limit for anything that stores a create.
  * Rounds are of equal time, alternating, after two warm-up rounds each.
  */
 export const localApi: Benchmark = async ({ quick }) => {
-  const roundMs = quick ? 600 : 2000;
+  const roundMs = quick ? 400 : 2000;
   const rounds = quick ? 3 : 10;
   const load = startHttpLoad();
   try {
-    return [
-      ...(await measureVariant(load, { name: 'local_api.create_patient', keyed: false, goal: true }, rounds, roundMs)),
-      ...(await measureVariant(load, { name: 'local_api.create_patient_idempotent', keyed: true, goal: false }, rounds, roundMs)),
+    const variants: Variant[] = [
+      { name: 'local_api.create_patient', keyed: false, baseline: 'bare', goal: true },
+      { name: 'local_api.create_patient_idempotent', keyed: true, baseline: 'bare', goal: false },
+      { name: 'local_api.create_patient_vs_insert', keyed: false, baseline: 'insert', goal: false },
     ];
+    const results: BenchResult[] = [];
+    for (const variant of variants) results.push(...(await measureVariant(load, variant, rounds, roundMs)));
+    return results;
   } finally {
     await load.close();
   }
