@@ -113,7 +113,14 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
     name: 'sync',
     engine,
     async start() {
-      engine.setUpstream(await target());
+      try {
+        engine.setUpstream(await target());
+      } catch (error) {
+        // The embedded sandbox could not start (a damaged file, no port): the desk keeps
+        // working locally and everything stays queued; the host must not fail for it.
+        options.log?.('sync.no_upstream', { error: error instanceof Error ? error.name : 'unknown' });
+        engine.setUpstream(null);
+      }
       unsubscribe = events.on('records.changed', () => {
         if (!forwarding) engine.kick();
       });

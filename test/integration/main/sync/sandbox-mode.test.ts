@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../src/main/db/open-database';
 import { createHost, type Host } from '../../../../src/main/host/create-host';
@@ -86,5 +87,20 @@ describe('sandbox mode', () => {
     expect(await host.bridge['settings.update']({ upstream_url: null })).toMatchObject({ mode: 'sandbox' });
     await waitFor('sandbox mode', async () => (await host!.bridge['sync.status']({})).mode === 'sandbox');
   });
-});
 
+  it('a sandbox that cannot start does not stop the desk: records are kept and queued', async () => {
+    const other = makeTempDir('coverdesk-sandbox-broken-');
+    try {
+      fs.mkdirSync(path.dirname(embeddedSandboxPath(other.dir)), { recursive: true });
+      fs.writeFileSync(embeddedSandboxPath(other.dir), 'not a database at all, and not one to be overwritten');
+      host = createHost({ dataDir: other.dir, localApi: false, hotFolder: false, sync: { policy: FAST_POLICY } });
+      await host.start();
+      const visit = await createVisit(host, 4);
+      expect((await host.bridge['checks.get']({ id: visit.check.id })).sync?.state).toBe('queued');
+      expect(await host.bridge['sync.status']({})).toMatchObject({ mode: 'sandbox', online: null, worker: 'running' });
+      await host.close();
+    } finally {
+      other.cleanup();
+    }
+  });
+});
