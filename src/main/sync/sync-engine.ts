@@ -44,6 +44,8 @@ export interface SyncPolicy {
   poll: BackoffPolicy;
   /** The light request that asks whether an unreachable upstream is back. */
   probe: BackoffPolicy;
+  /** With nothing to send, the same light request this often, so "online" stays true to fact. */
+  heartbeatMs: number;
   /** How long the upstream remembers an Idempotency-Key (DESIGN.md §3). */
   idempotencyWindowMs: number;
   /** The upstream's clock may disagree with ours; lookups by time allow this much. */
@@ -58,6 +60,7 @@ export const DEFAULT_SYNC_POLICY: SyncPolicy = {
   send: { baseMs: 1_000, capMs: 5 * 60_000, maxRetryAfterMs: 60 * 60_000 },
   poll: { baseMs: 1_000, capMs: 60_000 },
   probe: { baseMs: 2_000, capMs: 30_000 },
+  heartbeatMs: 60_000,
   // Shorter than any upstream we know keeps keys (the sandbox: 7 days): erring short only
   // costs a lookup or a question, erring long costs a duplicate.
   idempotencyWindowMs: 24 * 60 * 60_000,
@@ -145,6 +148,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   let probeDueAt = 0;
   let refreshDueAt = 0;
   let refreshFailures = 0;
+  let lastContactAt = 0;
   let lastSuccessAt: string | null = lastSyncedAt(db);
   let polls = new Map<string, PollTask>();
   let pollsLoaded = false;
@@ -153,7 +157,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   let timer: NodeJS.Timeout | null = null;
   let scheduled = false;
   let lastPublished = '';
-  let publishQueued = false;
+  let publishTimer: { immediate: boolean; handle: NodeJS.Timeout | NodeJS.Immediate } | null = null;
   let lastPublishedAt = 0;
 
   const nowMs = () => clock.now().getTime();
@@ -173,9 +177,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   function heardFromUpstream(): void {
     probeFailures = 0;
+    lastContactAt = nowMs();
     if (online === true) return;
     const wasOffline = online === false;
     online = true;
+    publish(true);
     log('sync.online', {});
     if (wasOffline) {
       // Back: everything that waited only for the network goes now, not at its backoff.
@@ -185,8 +191,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   }
 
   function lostUpstream(): void {
-    if (online !== false) log('sync.offline', {});
-    online = false;
+    if (online !== false) {
+      log('sync.offline', {});
+      online = false;
+      publish(true);
+    }
     probeFailures += 1;
     probeDueAt = nowMs() + equalJitterMs(policy.probe, probeFailures, random);
   }
@@ -194,6 +203,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   function pause(error: SyncError): void {
     if (!paused) log('sync.paused', { status: error.status, code: error.code });
     paused = error;
+    publish(true);
   }
 
   /** What every failed request teaches the worker about the upstream as a whole. */
@@ -454,7 +464,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const sending = !!target && !paused && now >= holdUntil;
     if (target) loadPolls();
 
-    if (sending && online === false && now >= probeDueAt && !inFlight.has(PROBE_KEY) && free() > 0) {
+    const probeDue = online === false ? now >= probeDueAt : online === true && now >= lastContactAt + policy.heartbeatMs;
+    if (sending && probeDue && !inFlight.has(PROBE_KEY) && free() > 0) {
       jobs.push(launch(PROBE_KEY, () => probe(target)));
     }
     // The refresh doubles as the first contact: it tells the worker whether the upstream is there.
@@ -504,6 +515,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const candidates: number[] = [];
     if (!inFlight.has(REFRESH_KEY)) candidates.push(refreshDueAt);
     if (online === true) {
+      if (!inFlight.has(PROBE_KEY)) candidates.push(lastContactAt + policy.heartbeatMs);
       const due = nextDueAt(db);
       if (due) candidates.push(Date.parse(due));
       for (const task of polls.values()) if (!inFlight.has(pollKey(task))) candidates.push(task.dueAt);
@@ -550,16 +562,17 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   }
 
   /**
-   * Tells subscribers when the status changed: coalesced, and at most every
+   * Tells subscribers when the status changed: coalesced, and counts at most every
    * `STATUS_INTERVAL_MS`, so a queue draining a thousand entries is a few events a second
-   * for the desk's screens, not a thousand.
+   * for the desk's screens, not a thousand. `urgent` (online, offline, paused) goes at once.
    */
-  function publish(): void {
-    if (publishQueued || !deps.onStatus) return;
-    publishQueued = true;
-    const wait = Math.max(0, lastPublishedAt + STATUS_INTERVAL_MS - Date.now());
+  function publish(urgent = false): void {
+    if (!deps.onStatus) return;
+    const wait = urgent ? 0 : Math.max(0, lastPublishedAt + STATUS_INTERVAL_MS - Date.now());
+    if (publishTimer && (!urgent || publishTimer.immediate)) return;
+    if (publishTimer) clearTimeout(publishTimer.handle as NodeJS.Timeout); // only a paced timer reaches here
     const emit = () => {
-      publishQueued = false;
+      publishTimer = null;
       if (!db.$client.open) return;
       try {
         const current = status();
@@ -572,8 +585,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         // The database closed under us (shutdown); nothing to tell.
       }
     };
-    if (wait === 0) setImmediate(emit);
-    else setTimeout(emit, wait).unref?.();
+    if (wait === 0) publishTimer = { immediate: true, handle: setImmediate(emit) };
+    else {
+      const handle = setTimeout(emit, wait);
+      handle.unref?.();
+      publishTimer = { immediate: false, handle };
+    }
   }
 
   return {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
 import { makePng } from '../../../support/images';
-import { closeAfterEach, expectExactlyOnce, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import { closeAfterEach, expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;
@@ -80,5 +80,21 @@ describe('offline intake', () => {
     const spawned = detail.checks.filter((c) => c.electronic_eligibility_discovery_id === discovery.id);
     expect(spawned.length).toBeGreaterThan(0);
     expect(spawned.every((c) => c.source === 'system' && c.status !== 'pending' && c.sync?.state === 'synced')).toBe(true);
+  });
+
+  it('notices an idle upstream going away and coming back (a light heartbeat), and publishes each change', async () => {
+    const port = await freePort();
+    upstream = await startUpstream(port);
+    fx = await startSyncHost(upstream.url, { sync: { policy: { ...FAST_POLICY, heartbeatMs: 100 } } });
+    const online = (want: boolean) => waitFor(`online = ${want}`, async () => (await fx!.status()).online === want);
+    await online(true);
+    await upstream.close();
+    await online(false);
+    upstream = await startUpstream(port);
+    await online(true);
+    await waitFor('the status events', () => {
+      const seen = fx!.statuses.map((s) => s.online);
+      return seen.includes(false) && seen.at(-1) === true;
+    });
   });
 });
