@@ -1,0 +1,158 @@
+import type { LabelledField } from './field-labels';
+
+/** A value read for a field, cleaned to its format, and how sure the format makes us. */
+export interface FormattedValue {
+  value: string;
+  /** 1 when the value has the field's usual shape, lower when it only just passes. */
+  fit: number;
+  /** How many characters were changed by an O/0, I/1, S/5 repair. */
+  repairs: number;
+}
+
+const TO_DIGIT: Record<string, string> = { O: '0', Q: '0', D: '0', I: '1', L: '1', '|': '1', S: '5', Z: '2', B: '8' };
+const TO_LETTER: Record<string, string> = { '0': 'O', '1': 'I', '5': 'S', '8': 'B', '2': 'Z' };
+/** Letters OCR reads where a digit was printed; only these are ever repaired to digits. */
+const DIGIT_LOOKALIKES = /[OIS]/;
+
+function repair(chars: string[], from: number, to: number, map: Record<string, string>, allowed: RegExp): number {
+  let repairs = 0;
+  for (let i = from; i < to; i++) {
+    const c = chars[i];
+    if (map[c] && allowed.test(c)) {
+      chars[i] = map[c];
+      repairs++;
+    }
+  }
+  return repairs;
+}
+
+/**
+ * An identifier as cards print them: an optional short letter prefix, then digits
+ * (W123456789, XGH123456789, H12345678, 0862434). After the prefix only digits are
+ * plausible, so O, I and S there are the digits 0, 1 and 5. A lower-case l is a 1
+ * anywhere: identifiers are printed in capitals.
+ */
+export function repairPrefixedId(raw: string): { value: string; repairs: number; digitShare: number } {
+  let repairs = 0;
+  const chars = [...raw.replace(/[l|]/g, () => (repairs++, '1')).toUpperCase()];
+  let prefix = 0;
+  while (prefix < chars.length && prefix < 4 && /[A-Z]/.test(chars[prefix])) prefix++;
+  // A prefix letter that is a digit look-alike right before the digits is more likely a
+  // digit: "UO261352298" is U0261352298.
+  while (prefix > 1 && DIGIT_LOOKALIKES.test(chars[prefix - 1])) prefix--;
+  const tail = chars.slice(prefix);
+  const digits = tail.filter((c) => /\d/.test(c)).length;
+  const lookalikes = tail.filter((c) => DIGIT_LOOKALIKES.test(c)).length;
+  const digitShare = tail.length === 0 ? 0 : (digits + lookalikes) / tail.length;
+  if (tail.length >= 3 && digitShare >= 0.75 && digits >= lookalikes) {
+    repairs += repair(chars, prefix, chars.length, TO_DIGIT, DIGIT_LOOKALIKES);
+  }
+  return { value: chars.join(''), repairs, digitShare };
+}
+
+function compact(raw: string, keep = /[A-Za-z0-9|]/): string {
+  return [...raw].filter((c) => keep.test(c)).join('');
+}
+
+function memberId(raw: string): FormattedValue | null {
+  const { value, repairs } = repairPrefixedId(compact(raw));
+  if (!/^[A-Z0-9]{5,20}$/.test(value)) return null;
+  const digits = value.replace(/\D/g, '').length;
+  if (digits < 4) return null;
+  const fit = /^[A-Z]{0,4}\d{5,}$/.test(value) ? 1 : /^[A-Z]{0,4}\d+[A-Z0-9]*$/.test(value) ? 0.85 : 0.7;
+  return { value, fit, repairs };
+}
+
+function groupNumber(raw: string): FormattedValue | null {
+  const cleaned = compact(raw, /[A-Za-z0-9|-]/).replace(/^-+|-+$/g, '');
+  const { value, repairs } = repairPrefixedId(cleaned);
+  if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
+  const fit = /^[A-Z]{0,4}\d{3,}(-\d+)*$/.test(value) ? 1 : /\d/.test(value) ? 0.8 : 0.6;
+  return { value, fit, repairs };
+}
+
+/** RxBIN: always six digits, so every look-alike is a digit. */
+function rxBin(raw: string): FormattedValue | null {
+  let repairs = 0;
+  const value = [...compact(raw).toUpperCase()]
+    .map((c) => {
+      if (/\d/.test(c)) return c;
+      const d = TO_DIGIT[c];
+      if (d) repairs++;
+      return d ?? c;
+    })
+    .join('');
+  if (!/^\d{6}$/.test(value)) return null;
+  return { value, fit: 1, repairs };
+}
+
+/**
+ * RxPCN and RxGRP: short codes, all digits (9999, 03200000), all letters (ADV, UHEALTH) or
+ * a prefix and digits (RX1234). Repairs only where the code is clearly one kind.
+ */
+function rxCode(raw: string): FormattedValue | null {
+  const text = compact(raw, /[A-Za-z0-9|-]/).toUpperCase().replace(/\|/g, 'I');
+  if (!/^[A-Z0-9-]{2,15}$/.test(text)) return null;
+  const letters = text.replace(/[^A-Z]/g, '').length;
+  const digits = text.replace(/\D/g, '').length;
+  if (digits === 0 || letters === 0) return { value: text, fit: 1, repairs: 0 };
+  const chars = [...text];
+  let repairs = 0;
+  const lookalikeLetters = [...text].filter((c) => DIGIT_LOOKALIKES.test(c)).length;
+  if (digits >= 2 && letters === lookalikeLetters && letters <= 2) {
+    // 9S99 is 9599: digits with a look-alike or two.
+    repairs = repair(chars, 0, chars.length, TO_DIGIT, DIGIT_LOOKALIKES);
+  } else if (letters >= 3 && digits <= 1 && /^[0158]$/.test(text.replace(/[^0-9]/g, '')) && !/\d$/.test(text)) {
+    // UHEA1TH is UHEALTH: letters with one look-alike digit inside.
+    repairs = repair(chars, 0, chars.length, TO_LETTER, /[0158]/);
+  } else {
+    const id = repairPrefixedId(text);
+    return { value: id.value, fit: 0.95, repairs: id.repairs };
+  }
+  return { value: chars.join(''), fit: 1, repairs };
+}
+
+/** Words a name never contains: a "Member Services" line is not a member called Services. */
+const NOT_NAME = /^(SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS?|PROVIDERS?|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
+
+/**
+ * A member name as the desk would type it: "FIRST [M] LAST". Cards also print
+ * "LAST, FIRST M" and "LAST/FIRST"; digits inside a name are letters misread.
+ */
+function memberName(raw: string): FormattedValue | null {
+  let text = raw.replace(/[^\p{L}\p{N}\s,/.'-]/gu, ' ').replace(/\s+/g, ' ').trim();
+  let repairs = 0;
+  text = text.replace(/[0158]/g, (d) => (repairs++, TO_LETTER[d]));
+  let parts: string[];
+  const slash = /^([^,/]+)\/([^,/]+)$/.exec(text);
+  const comma = /^([^,/]+),\s*([^,/]+)$/.exec(text);
+  if (slash) parts = [...slash[2].trim().split(' '), ...slash[1].trim().split(' ')];
+  else if (comma) parts = [...comma[2].trim().split(' '), ...comma[1].trim().split(' ')];
+  else parts = text.split(' ');
+  parts = parts.map((p) => p.replace(/^[.'-]+|[,-]+$/g, '')).filter((p) => p !== '');
+  if (parts.length < 2 || parts.length > 5) return null;
+  if (!parts.every((p) => /^\p{L}[\p{L}.'-]*$/u.test(p))) return null;
+  if (parts.some((p) => NOT_NAME.test(p.toUpperCase()))) return null;
+  if (parts.join('').replace(/[.'-]/g, '').length < 4) return null;
+  const fit = parts.length <= 4 && parts.filter((p) => p.replace(/\./g, '').length > 1).length >= 2 ? 1 : 0.7;
+  return { value: parts.join(' '), fit, repairs };
+}
+
+function planName(raw: string): FormattedValue | null {
+  const value = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
+  const letters = value.replace(/[^\p{L}]/gu, '').length;
+  if (value.length < 2 || value.length > 80 || letters < 2) return null;
+  // Mostly letters; a plan is not a phone number or an id.
+  if (letters / value.replace(/\s/g, '').length < 0.5) return null;
+  return { value, fit: 1, repairs: 0 };
+}
+
+export const FIELD_FORMATS: Record<LabelledField, (raw: string) => FormattedValue | null> = {
+  member_name: memberName,
+  member_id: memberId,
+  group_number: groupNumber,
+  plan_name: planName,
+  rx_bin: rxBin,
+  rx_pcn: rxCode,
+  rx_group: rxCode,
+};

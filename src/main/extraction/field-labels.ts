@@ -1,0 +1,124 @@
+import type { ExtractedFieldName } from '../../shared/contract';
+
+export type LabelledField = Exclude<ExtractedFieldName, 'payer_name'>;
+
+/**
+ * The wordings real cards print before each field, written without spaces, dots or colons
+ * (OCR splits and joins words unpredictably: "Rx BIN", "RxBIN", "RXBIN" are one label).
+ */
+const LABELS: Record<LabelledField, string[]> = {
+  member_id: [
+    'MEMBERID', 'MEMBERID#', 'MEMBERIDNO', 'MEMBERIDNUMBER', 'MEMBER#', 'MEMBERNO', 'MEMBERNUMBER', 'MEMBERIDENTIFICATION',
+    'SUBSCRIBERID', 'SUBSCRIBERID#', 'SUBSCRIBER#', 'SUBSCRIBERNO', 'SUBSCRIBERNUMBER',
+    'IDENTIFICATIONNO', 'IDENTIFICATIONNUMBER', 'IDENTIFICATION#', 'IDENTIFICATION',
+    'ID', 'ID#', 'IDNO', 'IDNUMBER', 'ENROLLEEID', 'POLICYNO', 'POLICY#', 'POLICYNUMBER',
+  ],
+  group_number: ['GROUP', 'GROUP#', 'GROUPNO', 'GROUPNUMBER', 'GROUPNUM', 'GROUPID', 'GRP', 'GRP#', 'GRPNO', 'GRPNUMBER', 'GRPID', 'EMPLOYERGROUP'],
+  rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO'],
+  rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#'],
+  rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID'],
+  member_name: ['MEMBERNAME', 'MEMBER', 'SUBSCRIBERNAME', 'SUBSCRIBER', 'NAME', 'ENROLLEE', 'ENROLLEENAME', 'CARDHOLDER', 'CARDHOLDERNAME', 'INSURED', 'INSUREDNAME', 'PATIENTNAME'],
+  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT', 'COVERAGE', 'NETWORK'],
+};
+
+const BY_FORM = new Map<string, LabelledField>();
+for (const [field, forms] of Object.entries(LABELS) as [LabelledField, string[]][]) for (const form of forms) BY_FORM.set(form, field);
+const LONGEST = Math.max(...[...BY_FORM.keys()].map((f) => f.length));
+
+/**
+ * Labels that may start mid-segment ("RxBIN 610279 RxPCN 9999"). Plain words such as
+ * PLAN or NAME are only labels at the start of a segment: "Freedom Plan" is a plan name.
+ */
+const DISTINCTIVE = new Set<LabelledField>(['rx_bin', 'rx_pcn', 'rx_group']);
+
+/** A label's letters as the parser compares them: OCR digit/letter swaps undone. */
+export function labelForm(token: string): string {
+  return token
+    .toUpperCase()
+    .replace(/[.:;,'"`’_]/g, '')
+    .replace(/0/g, 'O')
+    .replace(/[1|!]/g, 'I')
+    .replace(/5/g, 'S')
+    .replace(/8/g, 'B');
+}
+
+function editDistanceAtMost1(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  let j = 0;
+  let edits = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+      continue;
+    }
+    if (++edits > 1) return false;
+    if (a.length > b.length) i++;
+    else if (b.length > a.length) j++;
+    else {
+      i++;
+      j++;
+    }
+  }
+  return edits + (a.length - i) + (b.length - j) <= 1;
+}
+
+function lookup(form: string): LabelledField | undefined {
+  const exact = BY_FORM.get(form);
+  if (exact) return exact;
+  // Long labels survive one misread or stray letter ("GRPNOO", "RRXPCN"), and so do
+  // short ones ending in "#" ("IP#" for "ID#"): the "#" says a label was meant.
+  const hashed = form.endsWith('#') && form.length >= 3;
+  for (const [known, field] of BY_FORM) {
+    const long = Math.max(known.length, form.length) >= 6 && Math.min(known.length, form.length) >= 5;
+    if ((long || (hashed && known.endsWith('#'))) && editDistanceAtMost1(form, known)) return field;
+  }
+  return undefined;
+}
+
+export interface LabelMatch {
+  field: LabelledField;
+  /** Index of the label's first token and one past its last. */
+  start: number;
+  end: number;
+  /** 1 for an exact wording, less for one recovered from a misread. */
+  quality: number;
+}
+
+const MANGLED_ID = /^[1Il|][DPO0]#?:?$/;
+
+/** Tokens OCR makes of a printed "#" after a label ("Member 4", "Group H"). */
+const HASH_LIKE = new Set(['#', '4', 'H', '*', '+', '#:']);
+
+/**
+ * The label that starts at token `i`, longest wording first ("Member ID" before "Member").
+ * A label may end inside a token: "ID#:H92787257" is the label ID# and the value H92787257.
+ */
+export function labelAt(tokens: string[], i: number, midSegment: boolean): (LabelMatch & { rest?: string }) | undefined {
+  let form = '';
+  let best: (LabelMatch & { rest?: string }) | undefined;
+  // "ID" is short enough that OCR often mangles it ("Ip", "1D", "lD"): accept those at
+  // the start of a segment; the value must then still look like a member id.
+  if (MANGLED_ID.test(tokens[i]) && !midSegment) best = { field: 'member_id', start: i, end: i + 1, quality: 0.85 };
+  for (let k = i; k < Math.min(tokens.length, i + 4); k++) {
+    const token = tokens[k];
+    const glued = /^(.*?[#:])([A-Z0-9].*)$/i.exec(token);
+    if (glued && k === i) {
+      const field = lookup(form + labelForm(glued[1]));
+      if (field) best = { field, start: i, end: k + 1, quality: 1, rest: glued[2] };
+    }
+    form += labelForm(token);
+    if (form.length > LONGEST + 1) break;
+    const field = lookup(form);
+    if (field) best = { field, start: i, end: k + 1, quality: BY_FORM.has(form) ? 1 : 0.85 };
+  }
+  if (!best) return undefined;
+  if (midSegment && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1])) return undefined;
+  // "Member 4 W123..." : the 4 is the label's "#" misread, not part of the value.
+  if (!best.rest && best.end < tokens.length - 1 && HASH_LIKE.has(tokens[best.end])) {
+    const withHash = lookup(labelForm(tokens.slice(best.start, best.end).join('')) + '#');
+    if (withHash) best = { ...best, field: withHash, end: best.end + 1 };
+  }
+  return best;
+}

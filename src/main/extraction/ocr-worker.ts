@@ -1,0 +1,152 @@
+import path from 'node:path';
+import { createWorker, type Page, type Worker } from 'tesseract.js';
+
+export interface OcrBox {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+export interface OcrWord {
+  text: string;
+  /** Tesseract's confidence, 0..100. */
+  confidence: number;
+  bbox: OcrBox;
+}
+
+export interface OcrLine {
+  text: string;
+  confidence: number;
+  bbox: OcrBox;
+  words: OcrWord[];
+}
+
+/** What the parser needs from one recognised image: its text and its words with positions. */
+export interface OcrPage {
+  text: string;
+  lines: OcrLine[];
+  width: number;
+  height: number;
+}
+
+export interface OcrWorkerOptions {
+  /** The folder holding `eng.traineddata.gz`; defaults to the bundled `@tesseract.js-data/eng`. */
+  langPath?: string;
+  /** A recognition that takes longer is abandoned and the worker restarted. */
+  timeoutMs?: number;
+}
+
+export interface OcrWorker {
+  /** Starts the worker now (it is otherwise started by the first recognition); resolves in ms taken. */
+  start(): Promise<number>;
+  /** `params`: tesseract variables for this recognition only (e.g. `thresholding_method`). */
+  recognize(image: Buffer, size: { width: number; height: number }, params?: Record<string, string>): Promise<OcrPage>;
+  close(): Promise<void>;
+}
+
+/** The language data shipped in node_modules: nothing is fetched from a CDN. */
+export function bundledLangPath(): string {
+  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+}
+
+/**
+ * The options that keep tesseract.js offline: a local `langPath` (without one it downloads
+ * from jsDelivr), gzip for the `.gz` file there, and no cache (the cache would write the
+ * language data into the working directory).
+ */
+export function offlineTesseractOptions(langPath = bundledLangPath()) {
+  return { langPath, gzip: true, cacheMethod: 'none' } as const;
+}
+
+class OcrTimeout extends Error {}
+
+/**
+ * One tesseract.js worker (a worker thread, so recognition never blocks the main process),
+ * started on first use, kept warm and reused for every card, one recognition at a time.
+ */
+export function createOcrWorker(options: OcrWorkerOptions = {}): OcrWorker {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  let worker: Promise<Worker> | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let closed = false;
+
+  function ensure(): Promise<Worker> {
+    if (closed) return Promise.reject(new Error('The OCR worker is closed.'));
+    if (!worker) {
+      // LSTM only (oem 1): the bundled best_int data has no legacy model.
+      worker = createWorker('eng', 1, offlineTesseractOptions(options.langPath)).then(async (w) => {
+        // Cards are sparse text in blocks and columns, not a page of prose (measured: sparse
+        // mode reads the generated set better than automatic layout). Tesseract's own
+        // diagnostics ("Estimating resolution…") would go to stderr: into the void instead.
+        await w.setParameters({ tessedit_pageseg_mode: '11' as never, preserve_interword_spaces: '1', debug_file: '/dev/null' });
+        return w;
+      });
+      // A failed start is not cached: the next card tries again.
+      worker.catch(() => (worker = undefined));
+    }
+    return worker;
+  }
+
+  async function restart(): Promise<void> {
+    const current = worker;
+    worker = undefined;
+    if (current) await current.then((w) => w.terminate()).catch(() => {});
+  }
+
+  function serial<T>(job: () => Promise<T>): Promise<T> {
+    const run = queue.then(job, job);
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  return {
+    async start() {
+      const started = Date.now();
+      await ensure();
+      return Date.now() - started;
+    },
+    recognize(image, size, params = {}) {
+      return serial(async () => {
+        const w = await ensure();
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          const result = await Promise.race([
+            // tesseract.js sets these for this job and restores them after it.
+            w.recognize(image, params as Record<string, never>, { text: true, blocks: true }),
+            new Promise<never>((_, reject) => {
+              timer = setTimeout(() => reject(new OcrTimeout('OCR timed out')), timeoutMs);
+            }),
+          ]);
+          return toPage(result.data, size);
+        } catch (error) {
+          // A worker that timed out or crashed may be wedged: the next card gets a fresh one.
+          await restart();
+          throw error;
+        } finally {
+          clearTimeout(timer);
+        }
+      });
+    },
+    async close() {
+      closed = true;
+      await queue;
+      await restart();
+    },
+  };
+}
+
+function toPage(data: Page, size: { width: number; height: number }): OcrPage {
+  const lines: OcrLine[] = [];
+  for (const block of data.blocks ?? []) {
+    for (const paragraph of block.paragraphs) {
+      for (const line of paragraph.lines) {
+        const words = line.words
+          .filter((w) => w.text.trim() !== '')
+          .map((w) => ({ text: w.text.trim(), confidence: w.confidence, bbox: { ...w.bbox } }));
+        if (words.length > 0) lines.push({ text: line.text.trim(), confidence: line.confidence, bbox: { ...line.bbox }, words });
+      }
+    }
+  }
+  return { text: data.text, lines, width: size.width, height: size.height };
+}

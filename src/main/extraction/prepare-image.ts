@@ -1,0 +1,218 @@
+import sharp from 'sharp';
+import { ExtractionFailure } from './extraction-failure';
+
+export interface PreparedImage {
+  /** A binary PGM (greyscale): Leptonica reads it without a decode step. */
+  image: Buffer;
+  width: number;
+  height: number;
+  /** The skew corrected, in degrees (clockwise on the photo). */
+  skew: number;
+}
+
+export interface PrepareOptions {
+  /** The longest side after scaling. */
+  longSide?: number;
+  /** Skip the deskew step (for measuring what it brings). */
+  deskew?: boolean;
+  /** Skip evening out the light (for measuring what it brings). */
+  flatten?: boolean;
+}
+
+/** Photos larger than this many pixels are refused before decoding (a decompression bomb). */
+const MAX_INPUT_PIXELS = 40_000_000;
+/** The skew search: phone photos of cards on a desk are rarely tilted more than this. */
+const MAX_SKEW = 12;
+/** Below this the rotation costs more than it brings. */
+const MIN_SKEW = 0.4;
+
+function unreadable(): ExtractionFailure {
+  return new ExtractionFailure('unreadable_image', 'A photo could not be read: it is damaged, incomplete or not a JPEG or PNG image.');
+}
+
+/**
+ * The tilt of the text lines, by projection profiles: the angle at which the photo's
+ * horizontal edges (tops and bottoms of letters, the card's edges) pile up into the
+ * fewest, sharpest rows. Edges rather than dark pixels, so a dark desk around a light
+ * card does not swamp the text.
+ */
+export function estimateSkew(gray: Uint8Array, width: number, height: number): number {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 0; x < width; x++) {
+      const edge = Math.abs(gray[(y + 1) * width + x] - gray[(y - 1) * width + x]);
+      if (edge > 60) {
+        xs.push(x);
+        ys.push(y);
+      }
+    }
+  }
+  if (xs.length < 200) return 0;
+  const bins = new Float64Array(Math.ceil(Math.hypot(width, height)) * 2 + 4);
+  const score = (degrees: number) => {
+    const t = (degrees * Math.PI) / 180;
+    const cos = Math.cos(t);
+    const sin = Math.sin(t);
+    bins.fill(0);
+    const offset = width + 2;
+    for (let i = 0; i < xs.length; i++) bins[Math.round(ys[i] * cos - xs[i] * sin) + offset]++;
+    let sum = 0;
+    for (let i = 0; i < bins.length; i++) sum += bins[i] * bins[i];
+    return sum;
+  };
+  let best = 0;
+  let bestScore = score(0);
+  for (let a = -MAX_SKEW; a <= MAX_SKEW; a += 0.5) {
+    const s = score(a);
+    if (s > bestScore) [best, bestScore] = [a, s];
+  }
+  const coarse = best;
+  for (let a = coarse - 0.4; a <= coarse + 0.4; a += 0.1) {
+    const s = score(a);
+    if (s > bestScore) [best, bestScore] = [a, s];
+  }
+  return Math.round(best * 10) / 10;
+}
+
+/** Block size and reach of the background estimate, in pixels of the prepared image. */
+const BLOCK = 16;
+
+/**
+ * Divides out the light falling on the card: the background at each pixel is the
+ * brightest value nearby (text is thinner than the window, so it never counts as
+ * background), smoothed; dividing by it makes a shaded corner as white as a lit one.
+ * White text on a coloured band survives: near the text the "background" is the text.
+ */
+export function flattenLight(gray: Uint8Array, width: number, height: number): void {
+  const bw = Math.ceil(width / BLOCK);
+  const bh = Math.ceil(height / BLOCK);
+  const blocks = new Float32Array(bw * bh);
+  for (let y = 0; y < height; y++) {
+    const row = (y / BLOCK) | 0;
+    for (let x = 0; x < width; x++) {
+      const i = row * bw + ((x / BLOCK) | 0);
+      const v = gray[y * width + x];
+      if (v > blocks[i]) blocks[i] = v;
+    }
+  }
+  // Widen the maximum to the neighbouring blocks, then smooth it (3x3 mean).
+  const widened = new Float32Array(bw * bh);
+  const smooth = new Float32Array(bw * bh);
+  for (const [from, to, op] of [
+    [blocks, widened, 'max'],
+    [widened, smooth, 'mean'],
+  ] as const) {
+    for (let y = 0; y < bh; y++) {
+      for (let x = 0; x < bw; x++) {
+        let acc = op === 'max' ? 0 : 0;
+        let n = 0;
+        for (let dy = -1; dy <= 1; dy++) {
+          for (let dx = -1; dx <= 1; dx++) {
+            const yy = y + dy;
+            const xx = x + dx;
+            if (yy < 0 || yy >= bh || xx < 0 || xx >= bw) continue;
+            const v = from[yy * bw + xx];
+            if (op === 'max') acc = Math.max(acc, v);
+            else acc += v;
+            n++;
+          }
+        }
+        to[y * bw + x] = op === 'max' ? acc : acc / n;
+      }
+    }
+  }
+  for (let y = 0; y < height; y++) {
+    const fy = Math.min(bh - 1, Math.max(0, y / BLOCK - 0.5));
+    const y0 = fy | 0;
+    const y1 = Math.min(bh - 1, y0 + 1);
+    const ty = fy - y0;
+    for (let x = 0; x < width; x++) {
+      const fx = Math.min(bw - 1, Math.max(0, x / BLOCK - 0.5));
+      const x0 = fx | 0;
+      const x1 = Math.min(bw - 1, x0 + 1);
+      const tx = fx - x0;
+      const top = smooth[y0 * bw + x0] * (1 - tx) + smooth[y0 * bw + x1] * tx;
+      const bottom = smooth[y1 * bw + x0] * (1 - tx) + smooth[y1 * bw + x1] * tx;
+      const background = Math.max(24, top * (1 - ty) + bottom * ty);
+      const i = y * width + x;
+      gray[i] = Math.min(255, (gray[i] * 255) / background);
+    }
+  }
+}
+
+/** Stretches grey levels so the darkest 0.5% are black and the brightest 0.5% white. */
+export function stretchContrast(gray: Uint8Array): void {
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < gray.length; i++) histogram[gray[i]]++;
+  const cut = gray.length * 0.005;
+  let low = 0;
+  let high = 255;
+  for (let n = 0; low < 255 && n + histogram[low] <= cut; low++) n += histogram[low];
+  for (let n = 0; high > 0 && n + histogram[high] <= cut; high--) n += histogram[high];
+  if (high - low < 16) return;
+  const lut = new Uint8Array(256);
+  for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(((v - low) * 255) / (high - low))));
+  for (let i = 0; i < gray.length; i++) gray[i] = lut[gray[i]];
+}
+
+/** Every `step`-th pixel of every `step`-th row: enough to measure skew, at a fraction of the cost. */
+function subsample(gray: Uint8Array, width: number, height: number, step: number): { data: Uint8Array; width: number; height: number } {
+  const w = Math.floor(width / step);
+  const h = Math.floor(height / step);
+  const data = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) data[y * w + x] = gray[y * step * width + x * step];
+  return { data, width: w, height: h };
+}
+
+/**
+ * Turns a card photo into what tesseract reads best (each step measured on the generated
+ * card set, see docs/decisions.md): upright by its EXIF orientation (phones store
+ * portrait shots sideways), no larger than tesseract needs, straightened (tesseract's
+ * sparse-text mode does not deskew, and tilted lines break into fragments), evened out
+ * where light falls unevenly, and contrast stretched. The photo is decoded once; the
+ * rest works on its grey pixels.
+ */
+export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
+  const longSide = options.longSide ?? 1400;
+  let gray: Uint8Array;
+  let width: number;
+  let height: number;
+  try {
+    const decoded = await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_INPUT_PIXELS })
+      .autoOrient()
+      // Transparent PNG areas would otherwise turn black, hiding dark text.
+      .flatten({ background: '#ffffff' })
+      .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (decoded.info.channels !== 1) throw new Error(`expected one channel, got ${decoded.info.channels}`);
+    gray = new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
+    width = decoded.info.width;
+    height = decoded.info.height;
+  } catch {
+    throw unreadable();
+  }
+
+  let skew = 0;
+  if (options.deskew !== false) {
+    const probe = subsample(gray, width, height, Math.max(1, Math.round(Math.max(width, height) / 450)));
+    skew = estimateSkew(probe.data, probe.width, probe.height);
+  }
+  if (Math.abs(skew) >= MIN_SKEW) {
+    // The corners the rotation opens up are white, like the card, not black like text.
+    const rotated = await sharp(gray, { raw: { width, height, channels: 1 } })
+      .rotate(-skew, { background: '#ffffff' })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    gray = new Uint8Array(rotated.data.buffer, rotated.data.byteOffset, rotated.data.byteLength);
+    width = rotated.info.width;
+    height = rotated.info.height;
+  }
+  if (options.flatten !== false) flattenLight(gray, width, height);
+  stretchContrast(gray);
+  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
+  return { image: Buffer.concat([header, gray]), width, height, skew };
+}
