@@ -4,6 +4,10 @@ import { makePng } from '../support/images';
 import { choosePayer, memberIdField, openScreen, saveCard } from './desk-actions';
 import { expect, test } from './fixtures';
 
+// The browser's own, used inside page.evaluate: this file is compiled without the DOM library.
+declare const DataTransfer: new () => { items: { add(file: unknown): void } };
+declare const File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+
 test('card photos from the camera (getUserMedia) and by drag-and-drop', async ({ desk }) => {
   const { page } = desk;
   await openScreen(page, 'Intake');

@@ -55,10 +55,14 @@ export async function runCheck(page: Page, options: { provider?: string; service
 }
 
 /** Presses Tab until `target` has focus: keyboard only, without depending on the exact tab order. */
-export async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {
+export async function tabTo(page: Page, target: Locator, limit = 60): Promise<void> {
   for (let i = 0; i < limit; i++) {
-    if (await target.evaluate((el) => el === document.activeElement)) return;
+    if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return;
     await page.keyboard.press('Tab');
   }
-  throw new Error(`Tab never reached ${target.toString()}`);
+  const focused = await page.evaluate(() => {
+    const el = (globalThis as unknown as { document: { activeElement: { tagName: string; id: string; textContent: string | null } | null } }).document.activeElement;
+    return el ? `${el.tagName}#${el.id} "${(el.textContent ?? '').slice(0, 40)}"` : 'nothing';
+  });
+  throw new Error(`Tab never reached ${target.toString()}; focus is on ${focused}`);
 }

@@ -1,5 +1,4 @@
 import { buildActiveBenefits } from '../../src/main/sandbox/benefits-builder';
-import { formatCents } from '../../src/renderer/src/format';
 import { scannedCardWithCopay } from './card-images';
 import { fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
 import { expect, test } from './fixtures';
@@ -12,7 +11,7 @@ function sandboxFigures(memberId: string) {
   const find = (code: string, period: string) =>
     benefits.find((b) => b.code === code && b.in_network === 'yes' && (b.coverage_level ?? 'individual') === 'individual' && b.time_period === period);
   const copay = benefits.find((b) => b.code === 'co_payment' && b.in_network === 'yes');
-  const dollars = (amount: string | undefined) => formatCents(Math.round(Number(amount) * 100));
+  const dollars = (amount: string | undefined) => `$${Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
   return { copay: dollars(copay?.amount), deductibleTotal: dollars(find('deductible', 'calendar_year')?.amount), deductibleLeft: dollars(find('deductible', 'remaining')?.amount) };
 }
 

@@ -5,7 +5,7 @@ import { expect, test } from './fixtures';
 // (d) A record created through the local API appears on Today without a reload.
 test('a patient and card created by scanner software through the local API appear on Today at once', async ({ desk }) => {
   const { page } = desk;
-  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  await page.evaluate(() => ((globalThis as unknown as { sameDocument: boolean }).sameDocument = true));
 
   // The scanner's integrator reads the address and token from Settings, as docs/local-api.md says.
   await openScreen(page, 'Settings');
@@ -34,5 +34,5 @@ test('a patient and card created by scanner software through the local API appea
   await expect(row).toContainText('U93746182');
   await expect(row).toContainText('Ambetter');
   await desk.shot('today-from-local-api');
-  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 });

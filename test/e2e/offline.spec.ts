@@ -43,7 +43,7 @@ test('work done while the upstream is down is queued, marked, and synced with it
   const { page } = desk;
   await upstream.stop();
   // Proves there is no reload: a page reload would lose this.
-  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  await page.evaluate(() => ((globalThis as unknown as { sameDocument: boolean }).sameDocument = true));
 
   await openScreen(page, 'Intake');
   await fillNewPatient(page, { first: 'James', last: 'Smith', dob: '11/02/1965' });
@@ -86,5 +86,5 @@ test('work done while the upstream is down is queued, marked, and synced with it
   await openScreen(page, 'Today');
   await expect(row).toContainText('Active');
   await expect(row).not.toContainText('Queued');
-  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 });

@@ -122,5 +122,7 @@ export function deskPatientRows(db: Db, patientIds: readonly string[]): DeskPati
     }
     return row;
   });
-  return rows.sort((a, b) => (a.last_activity_at < b.last_activity_at ? 1 : a.last_activity_at > b.last_activity_at ? -1 : 0));
+  // Ties (a batch from the scanner in one millisecond) go newest id first: ids are ULIDs.
+  const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
+  return rows.sort((a, b) => newestFirst(a.last_activity_at, b.last_activity_at) || newestFirst(a.patient_id, b.patient_id));
 }
