@@ -10,7 +10,7 @@ import {
   type StoredPhoto,
 } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
-import { decryptPhoto, derivePhotoKey, encryptPhoto, isEncryptedPhoto } from '../security/photo-cipher';
+import { SEALED_PHOTO, deriveFileKey, isSealed, seal as sealBytes, unseal } from '../security/sealed-file';
 import { writeFileAtomically } from '../support/write-file-atomically';
 
 export interface PhotoStore {
@@ -52,9 +52,9 @@ export function validatePhoto(upload: PhotoUpload): PhotoContentType {
 export function createPhotoStore(dir: string, options: { key?: Buffer } = {}): PhotoStore {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const fileOf = (objectKey: string) => path.join(dir, ObjectKey.parse(objectKey));
-  const photoKey = options.key ? derivePhotoKey(options.key) : null;
-  const seal = (objectKey: string, bytes: Uint8Array) => (photoKey ? encryptPhoto(photoKey, objectKey, bytes) : bytes);
-  const open = (objectKey: string, bytes: Uint8Array) => (photoKey ? decryptPhoto(photoKey, objectKey, bytes) : bytes);
+  const photoKey = options.key ? deriveFileKey(options.key, SEALED_PHOTO) : null;
+  const seal = (objectKey: string, bytes: Uint8Array) => (photoKey ? sealBytes(photoKey, SEALED_PHOTO, objectKey, bytes) : bytes);
+  const open = (objectKey: string, bytes: Uint8Array) => (photoKey ? unseal(photoKey, SEALED_PHOTO, objectKey, bytes) : bytes);
   if (photoKey) encryptPlaintextPhotos(dir, seal);
 
   return {
@@ -85,6 +85,6 @@ function encryptPlaintextPhotos(dir: string, seal: (objectKey: string, bytes: Ui
   for (const name of fs.readdirSync(dir)) {
     if (!ObjectKey.safeParse(name).success) continue;
     const bytes = fs.readFileSync(path.join(dir, name));
-    if (!isEncryptedPhoto(bytes)) writeFileAtomically(path.join(dir, name), seal(name, bytes));
+    if (!isSealed(SEALED_PHOTO, bytes)) writeFileAtomically(path.join(dir, name), seal(name, bytes));
   }
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assertPrivate } from '../local-api/private-path';
+import { SEALED_SECRETS, deriveFileKey, isSealed, seal, unseal } from '../security/sealed-file';
 
 /** The secrets Coverdesk keeps. Never in the database, never in logs, never sent back to the UI. */
 export type SecretName = 'upstream_api_key';
@@ -22,17 +23,34 @@ export function secretsFilePath(dataDir: string): string {
 /**
  * Secrets as JSON in `<dataDir>/secrets.json`, mode 0600, written beside and renamed so a
  * crash never leaves half a file. A file other users can read is refused, not used: the
- * key in it may already be exposed, and the user should know.
+ * key in it may already be exposed, and the user should know. With the host's database
+ * key the file is sealed (AES-256-GCM, a key of its own derived from the database key), so
+ * in the desktop app it is as safe as the database: behind the OS key store.
  */
-export function createFileSecretStore(dataDir: string): SecretStore {
+export function createFileSecretStore(dataDir: string, options: { key?: Buffer } = {}): SecretStore {
   const file = secretsFilePath(dataDir);
+  const fileKey = options.key ? deriveFileKey(options.key, SEALED_SECRETS) : null;
+  const label = path.basename(file);
+
+  function write(secrets: Partial<Record<SecretName, string>>): void {
+    const temp = `${file}.${process.pid}.tmp`;
+    const json = Buffer.from(JSON.stringify(secrets), 'utf8');
+    fs.writeFileSync(temp, fileKey ? seal(fileKey, SEALED_SECRETS, label, json) : json, { mode: 0o600 });
+    fs.renameSync(temp, file);
+  }
 
   function read(): Partial<Record<SecretName, string>> {
     if (!fs.existsSync(file)) return {};
     assertPrivate(file, 'file', 'use the secrets in it');
+    const bytes = fs.readFileSync(file);
+    // A sealed file that will not open is an error to see, not an empty store to overwrite.
+    const text = fileKey && isSealed(SEALED_SECRETS, bytes) ? unseal(fileKey, SEALED_SECRETS, label, bytes).toString('utf8') : bytes.toString('utf8');
     try {
-      const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
-      return parsed && typeof parsed === 'object' ? (parsed as Partial<Record<SecretName, string>>) : {};
+      const parsed: unknown = JSON.parse(text);
+      const secrets = parsed && typeof parsed === 'object' ? (parsed as Partial<Record<SecretName, string>>) : {};
+      // A file from before sealing was on is sealed at first read.
+      if (fileKey && !isSealed(SEALED_SECRETS, bytes)) write(secrets);
+      return secrets;
     } catch {
       // A damaged file holds nothing usable; the user enters the key again.
       return {};
@@ -48,9 +66,7 @@ export function createFileSecretStore(dataDir: string): SecretStore {
       const secrets = read();
       if (value === null) delete secrets[name];
       else secrets[name] = value;
-      const temp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(temp, JSON.stringify(secrets), { mode: 0o600 });
-      fs.renameSync(temp, file);
+      write(secrets);
     },
   };
 }

@@ -81,6 +81,22 @@ describe('settings', () => {
 });
 
 describe('the secrets file', () => {
+  it('is sealed with its own key derived from the database key; a plaintext one is sealed at first read', async () => {
+    await call('settings.update', { api_key: 'sk_sealed_secret' });
+    const sealed = fs.readFileSync(secretsFilePath(fx.dataDir));
+    expect(sealed.subarray(0, 4).toString('latin1')).toBe('CDS1');
+    expect(sealed.toString('latin1')).not.toContain('sk_sealed_secret');
+    expect(await call('settings.get', {})).toMatchObject({ ok: true, value: { api_key_set: true } });
+
+    const key = Buffer.alloc(32, 7);
+    const plain = createFileSecretStore(fx.dataDir);
+    plain.set('upstream_api_key', 'sk_from_before');
+    const store = createFileSecretStore(fx.dataDir, { key });
+    expect(store.get('upstream_api_key')).toBe('sk_from_before');
+    expect(fs.readFileSync(secretsFilePath(fx.dataDir)).toString('latin1')).not.toContain('sk_from_before');
+    expect(() => createFileSecretStore(fx.dataDir, { key: Buffer.alloc(32, 8) }).get('upstream_api_key')).toThrow(/could not be decrypted/);
+  });
+
   it('is refused when other users could read it, with the chmod that fixes it', () => {
     if (process.platform === 'win32') return;
     const store = createFileSecretStore(fx.dataDir);
