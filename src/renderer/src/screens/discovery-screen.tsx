@@ -51,7 +51,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
     <div className="screen">
       <div className="screen__header">
         <ScreenTitle subtitle={`Born ${formatDob(data.patient.date_of_birth)}`}>Discovery — {patientName(data.patient)}</ScreenTitle>
-        <Button onClick={() => navigate({ screen: 'eligibility', patientId, cardId: card?.id })}>Eligibility</Button>
+        <Button onClick={() => navigate({ screen: 'eligibility', patientId, cardId: card?.id })}>Go to Eligibility</Button>
       </div>
       {!card ? (
         <Panel>

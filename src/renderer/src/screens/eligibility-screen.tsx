@@ -170,7 +170,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
       <div className="screen__header">
         <ScreenTitle subtitle={`Born ${formatDob(patient.date_of_birth)}`}>Eligibility — {patientName(patient)}</ScreenTitle>
         <div className="row no-print">
-          <Button onClick={() => navigate({ screen: 'discovery', patientId, cardId: card?.id })}>Discovery</Button>
+          <Button onClick={() => navigate({ screen: 'discovery', patientId, cardId: card?.id })}>Go to Discovery</Button>
           <Button onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>
         </div>
       </div>
