@@ -23,8 +23,8 @@ export async function fillNewPatient(page: Page, patient: NewPatient): Promise<v
 /** Types into a searchable list and picks the first match with Enter, as a desk would. */
 export async function choose(combobox: Locator, text: string): Promise<void> {
   await combobox.click();
+  // Typing opens the list with the first match active.
   await combobox.fill(text);
-  await combobox.press('ArrowDown');
   await combobox.press('Enter');
 }
 

@@ -23,6 +23,17 @@ function Meter({ acc }: { acc: Accumulator | null }) {
   );
 }
 
+/** A headline figure with its context below it, or what to do when the payer did not send it. */
+function Figure({ label, testId, value, details, missing }: { label: string; testId: string; value: string | null; details: (string | null | false | undefined)[] | null; missing: string }) {
+  return (
+    <div className="figure" data-testid={testId}>
+      <p className="figure__label">{label}</p>
+      <p className="figure__value">{value ?? <span className="muted">Not sent</span>}</p>
+      <p className="figure__sub">{details ? details.filter(Boolean).join(', ') : missing}</p>
+    </div>
+  );
+}
+
 /** One headline figure: the in-network, individual number, with its context underneath. */
 function AccumulatorFigure({ label, figures, testId }: { label: string; figures: Record<Level, ByNetwork<Accumulator>>; testId: string }) {
   const acc = figures.individual.in_network ?? figures.individual.out_of_network;
@@ -86,36 +97,32 @@ export function SummaryView({ summary, check, payerName, providerName, memberId 
       ) : (
         <>
           <div className="figures">
-            <div className="figure" data-testid="copay">
-              <p className="figure__label">Copay</p>
-              <p className="figure__value">{copay ? formatCents(copay.cents) : <span className="muted">Not sent</span>}</p>
-              <p className="figure__sub">
-                {copay
-                  ? [
-                      summary.copay.in_network ? 'In network' : 'Out of network',
-                      periodLabel(copay.time_period ?? undefined).toLowerCase(),
-                      copay.for && `for ${serviceTypeLabel(copay.for).toLowerCase()}`,
-                      summary.copay.in_network && summary.copay.out_of_network && `out of network ${formatCents(summary.copay.out_of_network.cents)}`,
-                    ]
-                      .filter(Boolean)
-                      .join(', ')
-                  : 'Ask the payer if a copay applies.'}
-              </p>
-            </div>
-            <div className="figure" data-testid="coinsurance">
-              <p className="figure__label">Coinsurance</p>
-              <p className="figure__value">{coins ? formatPercent(coins.fraction) : <span className="muted">Not sent</span>}</p>
-              <p className="figure__sub">
-                {coins
-                  ? [
-                      summary.coinsurance.in_network ? 'Patient pays, in network' : 'Patient pays, out of network',
-                      summary.coinsurance.in_network && summary.coinsurance.out_of_network && `out of network ${formatPercent(summary.coinsurance.out_of_network.fraction)}`,
-                    ]
-                      .filter(Boolean)
-                      .join(', ')
-                  : 'Ask the payer if coinsurance applies.'}
-              </p>
-            </div>
+            <Figure
+              label="Copay"
+              testId="copay"
+              value={copay && formatCents(copay.cents)}
+              details={
+                copay && [
+                  summary.copay.in_network ? 'In network' : 'Out of network',
+                  periodLabel(copay.time_period ?? undefined).toLowerCase(),
+                  copay.for && `for ${serviceTypeLabel(copay.for).toLowerCase()}`,
+                  summary.copay.in_network && summary.copay.out_of_network && `out of network ${formatCents(summary.copay.out_of_network.cents)}`,
+                ]
+              }
+              missing="Ask the payer if a copay applies."
+            />
+            <Figure
+              label="Coinsurance"
+              testId="coinsurance"
+              value={coins && formatPercent(coins.fraction)}
+              details={
+                coins && [
+                  summary.coinsurance.in_network ? 'Patient pays, in network' : 'Patient pays, out of network',
+                  summary.coinsurance.in_network && summary.coinsurance.out_of_network && `out of network ${formatPercent(summary.coinsurance.out_of_network.fraction)}`,
+                ]
+              }
+              missing="Ask the payer if coinsurance applies."
+            />
             <AccumulatorFigure label="Deductible" figures={summary.deductible} testId="deductible" />
             <AccumulatorFigure label="Out-of-pocket maximum" figures={summary.out_of_pocket} testId="out-of-pocket" />
           </div>

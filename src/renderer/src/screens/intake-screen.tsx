@@ -14,6 +14,7 @@ import {
   patientCreateInput,
   prefillCard,
   type CardFormField,
+  type CardTextField,
   type CardFormValues,
   type PatientFormValues,
 } from '../intake/intake-form';
@@ -168,6 +169,20 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     }
   };
 
+  const cardField = (field: CardTextField) => (
+    <TextField
+      key={field}
+      id={field}
+      label={CARD_FIELD_LABELS[field]}
+      autoComplete="off"
+      value={card[field]}
+      onChange={(v) => setCardField(field, v)}
+      error={cardErrors[field]}
+      hint={CARD_HINTS[field]}
+      review={review.has(field) ? 'Check this against the card: it was hard to read.' : undefined}
+    />
+  );
+
   const owner = mode === 'existing' ? chosen : created;
   return (
     <form className="screen" onSubmit={(event) => void save(event)} noValidate aria-labelledby="intake-title">
@@ -250,35 +265,8 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
           review={review.has('payer_id') ? 'Check this: the payer on the card was not clear.' : undefined}
           hint={card.payer_id ? undefined : 'The insurance company named on the card.'}
         />
-        <div className="grid-2">
-          {CARD_TEXT_FIELDS.slice(0, 4).map((field) => (
-            <TextField
-              key={field}
-              id={field}
-              label={CARD_FIELD_LABELS[field]}
-              autoComplete="off"
-              value={card[field]}
-              onChange={(v) => setCardField(field, v)}
-              error={cardErrors[field]}
-              hint={CARD_HINTS[field]}
-              review={review.has(field) ? 'Check this against the card: it was hard to read.' : undefined}
-            />
-          ))}
-        </div>
-        <div className="grid-3">
-          {CARD_TEXT_FIELDS.slice(4).map((field) => (
-            <TextField
-              key={field}
-              id={field}
-              label={CARD_FIELD_LABELS[field]}
-              autoComplete="off"
-              value={card[field]}
-              onChange={(v) => setCardField(field, v)}
-              error={cardErrors[field]}
-              review={review.has(field) ? 'Check this against the card: it was hard to read.' : undefined}
-            />
-          ))}
-        </div>
+        <div className="grid-2">{CARD_TEXT_FIELDS.slice(0, 4).map(cardField)}</div>
+        <div className="grid-3">{CARD_TEXT_FIELDS.slice(4).map(cardField)}</div>
         {(cardErrors.front_photo_object_key || cardErrors.back_photo_object_key || cardErrors.patient_id) && (
           <Notice tone="bad">{cardErrors.front_photo_object_key ?? cardErrors.back_photo_object_key ?? cardErrors.patient_id}</Notice>
         )}

@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import type { DeskSettingsUpdate, LocalApiStatus } from '../../../shared/bridge/desk-contract';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { useBridgeQuery } from '../state/bridge-hooks';
@@ -110,15 +110,7 @@ export function SettingsScreen() {
             </div>
           </form>
 
-          <form
-            className="panel"
-            aria-labelledby="settings-provider"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void save('provider', { default_provider_id: provider || null });
-            }}
-          >
-            <h2 id="settings-provider">Default provider</h2>
+          <SettingForm id="settings-provider" title="Default provider" saveLabel="Save default provider" message={message('provider')} onSave={() => void save('provider', { default_provider_id: provider || null })}>
             <SelectField
               id="settings-default-provider"
               label="Provider chosen for new checks"
@@ -128,23 +120,9 @@ export function SettingsScreen() {
               options={providers.map((p) => ({ value: p.id, label: `${p.name} (NPI ${p.npi})` }))}
               error={errors.default_provider_id}
             />
-            {message('provider')}
-            <div className="row">
-              <Button type="submit" variant="primary">
-                Save default provider
-              </Button>
-            </div>
-          </form>
+          </SettingForm>
 
-          <form
-            className="panel"
-            aria-labelledby="settings-hot-folder"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void save('hot-folder', { hot_folder: hotFolder.trim() || null });
-            }}
-          >
-            <h2 id="settings-hot-folder">Scanner hot folder</h2>
+          <SettingForm id="settings-hot-folder" title="Scanner hot folder" saveLabel="Save hot folder" message={message('hot-folder')} onSave={() => void save('hot-folder', { hot_folder: hotFolder.trim() || null })}>
             <TextField
               id="settings-hot-folder-path"
               label="Folder the scanner saves cards to"
@@ -153,19 +131,36 @@ export function SettingsScreen() {
               error={errors.hot_folder}
               hint="Cards saved there appear in Intake under “Scanned cards”. Leave empty for the default folder."
             />
-            {message('hot-folder')}
-            <div className="row">
-              <Button type="submit" variant="primary">
-                Save hot folder
-              </Button>
-            </div>
-          </form>
+          </SettingForm>
         </>
       )}
       <LocalApiPanel />
       <IdleLockPanel />
       <AuditLogPanel />
     </div>
+  );
+}
+
+/** One setting, saved on its own: a heading, its fields, what saving said, one button. */
+function SettingForm({ id, title, saveLabel, message, onSave, children }: { id: string; title: string; saveLabel: string; message: ReactNode; onSave(): void; children: ReactNode }) {
+  return (
+    <form
+      className="panel"
+      aria-labelledby={id}
+      onSubmit={(event) => {
+        event.preventDefault();
+        onSave();
+      }}
+    >
+      <h2 id={id}>{title}</h2>
+      {children}
+      {message}
+      <div className="row">
+        <Button type="submit" variant="primary">
+          {saveLabel}
+        </Button>
+      </div>
+    </form>
   );
 }
 
