@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDeskQuery, matchesDeskQuery } from '../../src/shared/bridge/desk-search';
 import type { DeskPatientRow } from '../../src/shared/bridge/desk-contract';
 import { formMessage, plainFieldErrors } from '../../src/renderer/src/forms/field-errors';
-import { CARD_FIELD_LABELS, EMPTY_CARD, cardCreateInput, matchPayer, patientCreateInput, prefillCard } from '../../src/renderer/src/intake/intake-form';
+import { CARD_FIELD_LABELS, EMPTY_CARD, cardCreateInput, cardFieldErrors, matchPayer, patientCreateInput, prefillCard } from '../../src/renderer/src/intake/intake-form';
 import { checkPhotoFile, objectKeyFromUrl } from '../../src/renderer/src/intake/photo-file';
 import { SERVICE_TYPE_OPTIONS, filterServiceTypes } from '../../src/renderer/src/eligibility/service-type-options';
 import { todayMatches, visibleRange } from '../../src/renderer/src/today/today-rows';
@@ -144,5 +144,23 @@ describe('search and lists', () => {
     expect(formatPercent(0.2)).toBe('20%');
     expect(formatPercent(0.125)).toBe('12.5%');
     expect(formatDob('1984-03-07')).toBe('03/07/1984');
+  });
+});
+
+describe('intake checked against the contract before anything is saved', () => {
+  it('refuses a date of birth in the future or before 1900 in the host’s words', () => {
+    const future = new Date(Date.now() + 3 * 86_400_000);
+    const typed = `${String(future.getMonth() + 1).padStart(2, '0')}/${String(future.getDate()).padStart(2, '0')}/${future.getFullYear()}`;
+    expect(patientCreateInput({ first_name: 'A', last_name: 'B', date_of_birth: typed })).toEqual({ ok: false, errors: { date_of_birth: 'Date of birth must not be in the future.' } });
+    expect(patientCreateInput({ first_name: 'A', last_name: 'B', date_of_birth: '12/31/1899' })).toEqual({ ok: false, errors: { date_of_birth: 'Date of birth must not be before 1900-01-01.' } });
+    expect(patientCreateInput({ first_name: 'x'.repeat(101), last_name: 'B', date_of_birth: '01/01/1990' })).toEqual({ ok: false, errors: { first_name: 'First name must be at most 100 characters.' } });
+  });
+
+  it('names each card field the contract refuses', () => {
+    expect(cardFieldErrors({ ...EMPTY_CARD, member_id: 'M'.repeat(201), rx_bin: 'a\u0007b' })).toEqual({
+      member_id: 'Member id must be at most 200 characters.',
+      rx_bin: 'Rx BIN must not contain control characters.',
+    });
+    expect(cardFieldErrors({ ...EMPTY_CARD, member_id: 'W123' })).toEqual({});
   });
 });

@@ -1,6 +1,7 @@
 import { dateQueryToIso } from '../../../shared/bridge/desk-search';
-import type { ClearinghouseEntity, ExtractedFields, InsuranceCardCreate, PatientCreate } from '../../../shared/contract';
-import type { FieldMessages } from '../forms/field-errors';
+import { InsuranceCardCreate, PatientCreate, type ClearinghouseEntity, type ExtractedFields } from '../../../shared/contract';
+import { fieldErrorsFromZod } from '../../../shared/service-error';
+import { plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 
 /** The card's text fields, in the order the form shows them. */
 export const CARD_TEXT_FIELDS = ['member_id', 'member_name', 'group_number', 'plan_name', 'rx_bin', 'rx_group', 'rx_pcn'] as const;
@@ -100,5 +101,20 @@ export function patientCreateInput(values: PatientFormValues): { ok: true; input
   if (!values.date_of_birth.trim()) errors.date_of_birth = 'Date of birth is required.';
   else if (!dob) errors.date_of_birth = 'Date of birth must be a real date, written like 03/07/1984.';
   if (Object.keys(errors).length > 0 || !dob) return { ok: false, errors };
-  return { ok: true, input: { first_name: first, last_name: last, date_of_birth: dob } };
+  const input = { first_name: first, last_name: last, date_of_birth: dob };
+  // The contract's own rules (not in the future, not before 1900, length), in the host's words.
+  const checked = PatientCreate.safeParse(input);
+  if (!checked.success) return { ok: false, errors: plainFieldErrors({ errors: fieldErrorsFromZod(checked.error, input) }, PATIENT_FIELD_LABELS) };
+  return { ok: true, input: checked.data };
+}
+
+/**
+ * The card's fields against the contract before anything is saved: a new patient is
+ * registered only once the card that goes with them would be accepted too, so a refused
+ * intake writes nothing. (The patient id is not known yet; any well-formed one stands in.)
+ */
+export function cardFieldErrors(values: CardFormValues): FieldMessages {
+  const input = cardCreateInput('pat_pending', values, {});
+  const checked = InsuranceCardCreate.safeParse(input);
+  return checked.success ? {} : plainFieldErrors({ errors: fieldErrorsFromZod(checked.error, input) }, CARD_FIELD_LABELS);
 }

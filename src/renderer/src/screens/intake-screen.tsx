@@ -11,6 +11,7 @@ import {
   EMPTY_PATIENT,
   PATIENT_FIELD_LABELS,
   cardCreateInput,
+  cardFieldErrors,
   patientCreateInput,
   prefillCard,
   type CardFormField,
@@ -139,13 +140,16 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         setFormError('Choose the patient first: search for them above, or switch to “New patient”.');
         return;
       }
+      const cardProblems = cardFieldErrors(card);
+      const checked = owner ? null : patientCreateInput(patient);
+      if (Object.keys(cardProblems).length > 0 || (checked && !checked.ok)) {
+        setCardErrors(cardProblems);
+        setPatientErrors(checked && !checked.ok ? checked.errors : {});
+        setFormError('Some fields need attention: see the messages below each one.');
+        return;
+      }
       if (!owner) {
-        const checked = patientCreateInput(patient);
-        if (!checked.ok) {
-          setPatientErrors(checked.errors);
-          setFormError('Some fields need attention: see the messages below each one.');
-          return;
-        }
+        if (!checked?.ok) return;
         const result = await window.coverdesk.patients.create(checked.input);
         if (!result.ok) {
           setPatientErrors(plainFieldErrors(result.error, PATIENT_FIELD_LABELS));
