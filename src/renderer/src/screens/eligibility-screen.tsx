@@ -11,7 +11,7 @@ import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/fiel
 import { formatDob, formatWhen, patientName } from '../format';
 import { PhotoThumb } from '../intake/photo-thumb';
 import { objectKeyFromUrl } from '../intake/photo-file';
-import { useBridgeQuery, useRecordsChanged, useSyncStatusChanged } from '../state/bridge-hooks';
+import { useBridgeQuery, useGatheredEvent } from '../state/bridge-hooks';
 import { useDeskStatus } from '../state/desk-status';
 import { useNavigation, type Route } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
@@ -38,12 +38,27 @@ export function cardLabel(card: InsuranceCard, payer: string | undefined): strin
   return [card.member_id ? `Member id ${card.member_id}` : 'No member id', payer, `added ${formatWhen(card.created_at)}`].filter(Boolean).join(' · ');
 }
 
-/** The patient's detail, kept live: the sync worker, the local API and discoveries write while the desk looks. */
+/**
+ * The patient's detail, kept live: the sync worker, the local API and discoveries write while
+ * the desk looks. Reads only when something of this patient may have changed (each read is
+ * an audited view): one of their records, a new card/check/discovery, or sync progress while
+ * any of theirs is still on its way.
+ */
 export function usePatientDetail(patientId: string) {
   const detail = useBridgeQuery(() => window.coverdesk.desk.patient({ id: patientId }), patientId);
-  useRecordsChanged(DESK_COLLECTIONS, detail.reload);
-  useSyncStatusChanged(detail.reload, 500);
-  const waiting = detail.data?.checks.some((c) => c.status === 'pending') || detail.data?.discoveries.some((d) => d.status === 'pending');
+  const data = detail.data;
+  const known = useMemo(
+    () => new Set([patientId, ...(data ? [...data.cards, ...data.checks, ...data.discoveries].map((r) => r.id) : [])]),
+    [patientId, data],
+  );
+  const travelling =
+    !data ||
+    [data.patient, ...data.cards, ...data.checks, ...data.discoveries].some((r) => r.sync && r.sync.state !== 'synced') ||
+    data.checks.some((c) => c.status === 'pending') ||
+    data.discoveries.some((d) => d.status === 'pending');
+  useGatheredEvent('records.changed', detail.reload, 150, (change) => known.has(change.id) || (DESK_COLLECTIONS.includes(change.collection) && change.collection !== 'patients'));
+  useGatheredEvent('sync.status', detail.reload, 500, () => travelling);
+  const waiting = data?.checks.some((c) => c.status === 'pending') || data?.discoveries.some((d) => d.status === 'pending');
   // Events carry every change; a slow poll covers a host that missed one.
   useEffect(() => {
     if (!waiting) return;
