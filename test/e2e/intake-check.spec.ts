@@ -1,7 +1,7 @@
 import { buildActiveBenefits } from '../../src/main/sandbox/benefits-builder';
 import { scannedCardWithCopay } from './card-images';
 import { fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
-import { expect, test } from './fixtures';
+import { SCREENSHOT_DIR, expect, test } from './fixtures';
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
 
@@ -47,4 +47,21 @@ test('intake from a card photo pre-fills the card, and the check shows the sandb
   await summary.scrollIntoViewIfNeeded();
   await desk.shot('eligibility-summary');
   await expect(page.getByRole('region', { name: 'Benefits table' })).toContainText('Professional physician visit office');
+
+  // Print / save as PDF: the browser's dialog (stubbed here), the summary alone on paper, and an audit entry.
+  await page.evaluate(() => {
+    const w = globalThis as unknown as { print(): void; printed?: boolean };
+    w.print = () => {
+      w.printed = true;
+    };
+  });
+  await page.getByRole('button', { name: 'Print or save as PDF' }).click();
+  expect(await page.evaluate(() => (globalThis as unknown as { printed?: boolean }).printed)).toBe(true);
+  await expect.poll(async () => (await web.host.bridge['audit.list']({ limit: 20 })).data.some((e) => e.action === 'print')).toBe(true);
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('navigation', { name: 'Screens' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Check eligibility' })).toBeHidden();
+  await expect(summary).toBeVisible();
+  await desk.shot('print-preview');
+  await page.pdf({ path: `${SCREENSHOT_DIR}/eligibility-summary.pdf`, format: 'Letter' });
 });
