@@ -17,6 +17,7 @@ test('a discovery from a bare card finds the coverage and lists the check it sta
   const spawned = discovery.getByRole('list', { name: 'Checks this discovery started' }).getByRole('listitem');
   await expect(spawned).toContainText('Health benefit plan coverage · Aetna');
   await expect(spawned).toContainText('W284619375', { timeout: 20_000 });
+  await expect(spawned).toContainText('Active', { timeout: 20_000 });
   await desk.shot('discovery-spawned-check');
   await spawned.getByRole('button', { name: 'Open' }).click();
   await expect(page.getByTestId('benefits-summary').getByTestId('plan-state')).toHaveText('Active', { timeout: 20_000 });

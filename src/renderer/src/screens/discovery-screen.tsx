@@ -3,7 +3,7 @@ import { serviceTypeLabel } from '../../../shared/contract';
 import { formatDob, formatWhen, patientName } from '../format';
 import { useNavigation, type Route } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
-import { StatusBadge, SyncBadge } from '../ui/badge';
+import { CheckBadge, StatusBadge, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { SelectField } from '../ui/field';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
@@ -107,7 +107,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
                               {check.insurance_card_member_id && <span className="mono"> · {check.insurance_card_member_id}</span>}
                             </span>
                             <span className="row">
-                              <StatusBadge status={check.status} />
+                              <CheckBadge check={check} />
                               <Button size="small" onClick={() => navigate({ screen: 'eligibility', patientId, cardId: check.insurance_card_id, checkId: check.id })}>
                                 Open
                               </Button>

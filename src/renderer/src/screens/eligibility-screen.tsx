@@ -15,7 +15,7 @@ import { useBridgeQuery, useGatheredEvent } from '../state/bridge-hooks';
 import { useDeskStatus } from '../state/desk-status';
 import { useNavigation, type Route } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
-import { StatusBadge, SyncBadge } from '../ui/badge';
+import { CheckBadge, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Combobox, type ComboOption } from '../ui/combobox';
 import { SelectField } from '../ui/field';
@@ -297,7 +297,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
                   {check.source === 'system' && ' · found by discovery'}
                 </span>
                 <span className="row">
-                  <StatusBadge status={check.status} />
+                  <CheckBadge check={check} />
                   <SyncBadge state={check.sync?.state} />
                   <Button size="small" onClick={() => setShownCheckId(check.id)} aria-pressed={shown?.id === check.id}>
                     {shown?.id === check.id ? 'Shown above' : 'Show'}

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { EligibilityBadge } from '../../../shared/bridge/desk-contract';
-import type { Status, SyncState } from '../../../shared/contract';
+import { eligibilityBadge } from '../../../shared/bridge/desk-eligibility';
+import type { Check, Status, SyncState } from '../../../shared/contract';
 import { SYNC_STATE_LABELS } from '../format';
 
 type Tone = 'ok' | 'bad' | 'warn' | 'info' | 'neutral' | 'outline';
@@ -21,6 +22,11 @@ const ELIGIBILITY: Record<EligibilityBadge, { tone: Tone; label: string }> = {
 export function EligibilityBadgeView({ badge }: { badge: EligibilityBadge }) {
   const { tone, label } = ELIGIBILITY[badge];
   return <Badge tone={tone}>{label}</Badge>;
+}
+
+/** A check's outcome as Today shows it: Active, Inactive, Check failed or Checking…. */
+export function CheckBadge({ check }: { check: Pick<Check, 'status' | 'benefits'> }) {
+  return <EligibilityBadgeView badge={eligibilityBadge({ status: check.status, benefit_codes: (check.benefits ?? []).map((b) => b.code) })} />;
 }
 
 const STATUS: Record<Status, { tone: Tone; label: string }> = {
