@@ -69,7 +69,9 @@ function rngFrom(seed: number) {
     pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
     chance: (p: number) => next() < p,
     digits: (n: number) => Array.from({ length: n }, () => String(Math.floor(next() * 10))).join(''),
-    letters: (n: number, from = 'ABCDEFGHJKLMNPQRTUVWXYZ') => Array.from({ length: n }, () => from[Math.floor(next() * from.length)]).join(''),
+    // Letters as the Medicare Beneficiary Identifier draws them: without B, I, L, O, S
+    // and Z, which print too like 8, 1, 1, 0, 5 and 2 for anyone (or any OCR) to tell apart.
+    letters: (n: number, from = 'ACDEFGHJKMNPQRTUVWXY') => Array.from({ length: n }, () => from[Math.floor(next() * from.length)]).join(''),
   };
 }
 type Rng = ReturnType<typeof rngFrom>;
@@ -129,7 +131,7 @@ const BRANDS: Record<string, Brand> = {
     group: (r) => `${r.letters(1)}${r.digits(6)}`,
     bins: ['610649', '015581'],
     pcns: ['03200000', 'HUMANA', '9999'],
-    rxGroup: (r) => `${r.letters(3)}${r.digits(3)}`,
+    rxGroup: (r) => r.pick(['HUMANA', `RX${r.digits(4)}`, `${r.letters(2)}${r.digits(4)}`]),
   },
   '84980': {
     marks: [['BlueCross BlueShield', 'of Texas'], ['Blue Cross Blue Shield', 'of Texas'], ['BLUECROSS BLUESHIELD', 'OF TEXAS']],

@@ -23,7 +23,7 @@ export interface Segment {
 const COLUMN_GAP = 1.6;
 const COLUMN_GAP_CHARS = 2.5;
 
-function boxOf(words: OcrWord[]): OcrBox {
+export function boxOf(words: OcrWord[]): OcrBox {
   return {
     x0: Math.min(...words.map((w) => w.bbox.x0)),
     y0: Math.min(...words.map((w) => w.bbox.y0)),

@@ -1,9 +1,11 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { pageText, segmentPage } from './card-layout';
 import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
-import { parseCardFields } from './field-parser';
+import { FIELD_FORMATS } from './field-formats';
+import type { LabelledField } from './field-labels';
+import { readCardFields, type FieldSources } from './field-parser';
 import { createOcrWorker, type OcrPage, type OcrWorker } from './ocr-worker';
-import { prepareImage, type PreparedImage } from './prepare-image';
+import { crop, negative, prepareImage, toPgm, type PreparedImage } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -72,22 +74,24 @@ const PASSES: Pass[] = [
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
 ];
 
-function negative(image: PreparedImage): PreparedImage {
-  const data = Buffer.from(image.image);
-  // The PGM header is three lines; only the pixels after it are inverted.
-  let offset = 0;
-  for (let lines = 0; lines < 3; offset++) if (data[offset] === 0x0a) lines++;
-  for (let i = offset; i < data.length; i++) data[i] = 255 - data[i];
-  return { ...image, image: data };
-}
-
-/** The more confident reading of each field. */
-function merge(into: ExtractedFields, from: ExtractedFields): void {
+/** The more confident reading of each field, and where it was read. */
+function merge(into: { fields: ExtractedFields; sources: FieldSources }, from: { fields: ExtractedFields; sources: FieldSources }): void {
   for (const name of EXTRACTED_FIELDS) {
-    const candidate = from[name];
-    if (candidate && (!into[name] || candidate.confidence > into[name].confidence)) into[name] = candidate;
+    const candidate = from.fields[name];
+    if (candidate && (!into.fields[name] || candidate.confidence > into.fields[name].confidence)) {
+      into.fields[name] = candidate;
+      into.sources[name] = from.sources[name];
+    }
   }
 }
+
+/** Values read less surely than this get a second, closer look on their own. */
+const REREAD_BELOW = 0.75;
+/** The text height a value is scaled to for that look: where the model reads best. */
+const REREAD_TEXT_HEIGHT = 36;
+const REREAD_FIELDS: LabelledField[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+/** How much surer the OCR must be of the closer reading to take it. */
+const REREAD_MARGIN = 0.2;
 
 /**
  * One warm tesseract.js worker (started on the first card, or by `warmUp`), reused for
@@ -98,13 +102,40 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   const worker: OcrWorker = createOcrWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs });
   const log = options.log ?? (() => {});
 
+  /**
+   * A second look at an uncertain id or code, alone and enlarged, read as one line: a
+   * stray mark or a neighbour's stroke that confused the whole-card reading is gone.
+   * The closer reading replaces the first only when the OCR is clearly surer of it; its
+   * confidence keeps what the first carried for label and layout.
+   */
+  async function rereadUnsure(read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
+    const done: string[] = [];
+    for (const field of REREAD_FIELDS) {
+      const current = read.fields[field];
+      const source = read.sources[field];
+      if (!current || !source || current.confidence >= REREAD_BELOW) continue;
+      done.push(`reread:${field}`);
+      const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
+      const words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+      const formatted = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
+      if (!formatted) continue;
+      const ocr = words.reduce((sum, w) => sum + w.confidence, 0) / words.length / 100;
+      if (formatted.value === current.value || ocr < source.ocr + REREAD_MARGIN) continue;
+      const carried = current.confidence / Math.max(0.01, source.ocr);
+      const confidence = Math.min(1, ocr * formatted.fit * 0.97 ** formatted.repairs * carried);
+      read.fields[field] = { value: formatted.value, confidence: Math.round(confidence * 100) / 100 };
+    }
+    return done;
+  }
+
   async function run(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult> {
     if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
     const started = Date.now();
     const prepared: PreparedImage[] = [];
     for (const image of images) prepared.push(await prepareImage(image.bytes));
 
-    const fields: ExtractedFields = {};
+    const read = { fields: {} as ExtractedFields, sources: {} as FieldSources };
+    const { fields } = read;
     let firstPages: OcrPage[] = [];
     const ran: string[] = [];
     for (const pass of PASSES) {
@@ -112,12 +143,13 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const pages: OcrPage[] = [];
       for (const image of prepared) {
         const input = pass.invert ? negative(image) : image;
-        pages.push(await worker.recognize(input.image, { width: input.width, height: input.height }, pass.params));
+        pages.push(await worker.recognize(toPgm(input), input, pass.params));
       }
       if (firstPages.length === 0) firstPages = pages;
-      merge(fields, parseCardFields(pages, context));
+      merge(read, readCardFields(pages, context));
       ran.push(pass.name);
     }
+    ran.push(...(await rereadUnsure(read, prepared)));
     const text = firstPages.map((page, i) => pageText(segmentPage(page, i))).join('\n\n');
     log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
     if (Object.keys(fields).length === 0) {

@@ -35,6 +35,13 @@ function repair(chars: string[], from: number, to: number, map: Record<string, s
 export function repairPrefixedId(raw: string): { value: string; repairs: number; digitShare: number } {
   let repairs = 0;
   const chars = [...raw.replace(/[l|]/g, () => (repairs++, '1')).toUpperCase()];
+  // A 0, 1 or 5 followed by a letter at the start is a letter prefix misread: 0XF568.
+  for (let i = 0; i < Math.min(3, chars.length - 1) && /[A-Z015]/.test(chars[i]); i++) {
+    if (/[015]/.test(chars[i]) && /[A-Z]/.test(chars[i + 1]) && (i === 0 || /[A-Z]/.test(chars[i - 1]))) {
+      chars[i] = TO_LETTER[chars[i]];
+      repairs++;
+    }
+  }
   let prefix = 0;
   while (prefix < chars.length && prefix < 4 && /[A-Z]/.test(chars[prefix])) prefix++;
   // A prefix letter that is a digit look-alike right before the digits is more likely a

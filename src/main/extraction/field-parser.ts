@@ -1,8 +1,8 @@
-import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFields } from '../../shared/contract';
-import { segmentPage, verticalOverlap, type Segment } from './card-layout';
+import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
+import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { FIELD_FORMATS } from './field-formats';
 import { labelAt, type LabelledField } from './field-labels';
-import type { OcrPage, OcrWord } from './ocr-worker';
+import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { matchPayer } from './payer-match';
 
 export interface ParseContext {
@@ -19,6 +19,9 @@ interface Candidate {
   value: string;
   confidence: number;
   segment: Segment;
+  /** Where the value itself was read, and the OCR's own confidence in its words (0..1). */
+  box: OcrBox;
+  ocr: number;
   /** The label's segment, for the Rx-block rule. */
   label?: Segment;
 }
@@ -112,8 +115,9 @@ function valueBelow(hit: LabelHit, segments: Segment[]): Segment | undefined {
 function candidate(field: LabelledField, raw: string, words: OcrWord[], source: Source, quality: number, segment: Segment, label?: LabelHit): Candidate | null {
   const formatted = FIELD_FORMATS[field](raw);
   if (!formatted) return null;
-  const confidence = meanConfidence(words) * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
-  return { field, value: formatted.value, confidence, segment, label: label?.segment };
+  const ocr = meanConfidence(words);
+  const confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
+  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment };
 }
 
 /**
@@ -215,20 +219,14 @@ function unlabelledPlan(segments: Segment[], used: Set<Segment>, firstLabel: Seg
         !isPayerMark(s, entity) &&
         (firstLabel ? s.page === firstLabel.page && s.bbox.y1 <= firstLabel.bbox.y0 + firstLabel.height : true),
     )
-    .map((s) => {
-      // The payer's name may share the line ("AETNA Choice POS II"): take the rest.
-      let text = s.text;
-      if (entity) {
-        const words = s.words.filter((w) => !lettersOf(entity.name).includes(lettersOf(w.text)) || lettersOf(w.text) === '');
-        if (words.length > 0 && words.length < s.words.length) text = words.map((w) => w.text).join(' ');
-      }
-      const c = candidate('plan_name', text, s.words, 'unlabelled', PLAN_WORDS.test(text) ? 1 : 0.7, s);
-      return c;
-    })
+    .map((s) => candidate('plan_name', s.text, s.words, 'unlabelled', PLAN_WORDS.test(s.text) ? 1 : 0.7, s))
     .filter((c): c is Candidate => c !== null && !/\d{3}/.test(c.value));
   options.sort((a, b) => b.confidence - a.confidence);
   return options[0] ?? null;
 }
+
+/** Where each field's value was read: which photo, and its box on the prepared image. */
+export type FieldSources = Partial<Record<ExtractedFieldName, { page: number; box: OcrBox; ocr: number }>>;
 
 /**
  * The card's fields from the OCR of its photos (front first). Each field comes from the
@@ -238,6 +236,11 @@ function unlabelledPlan(segments: Segment[], used: Set<Segment>, firstLabel: Seg
  * and how many characters had to be repaired.
  */
 export function parseCardFields(pages: OcrPage[], context: ParseContext): ExtractedFields {
+  return readCardFields(pages, context).fields;
+}
+
+/** `parseCardFields`, and where on the photos each value was read. */
+export function readCardFields(pages: OcrPage[], context: ParseContext): { fields: ExtractedFields; sources: FieldSources } {
   const segments = pages.flatMap((page, i) => segmentPage(page, i));
   const hits = findLabels(segments);
   const candidates = labelledCandidates(hits, segments);
@@ -268,11 +271,14 @@ export function parseCardFields(pages: OcrPage[], context: ParseContext): Extrac
   }
 
   const fields: ExtractedFields = {};
+  const sources: FieldSources = {};
   for (const name of EXTRACTED_FIELDS) {
     if (name === 'payer_name') continue;
     const c = best.get(name);
-    if (c) fields[name] = { value: c.value, confidence: round2(c.confidence) };
+    if (!c) continue;
+    fields[name] = { value: c.value, confidence: round2(c.confidence) };
+    sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr };
   }
   if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98) };
-  return fields;
+  return { fields, sources };
 }

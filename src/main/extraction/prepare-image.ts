@@ -2,12 +2,52 @@ import sharp from 'sharp';
 import { ExtractionFailure } from './extraction-failure';
 
 export interface PreparedImage {
-  /** A binary PGM (greyscale): Leptonica reads it without a decode step. */
-  image: Buffer;
+  /** Grey levels, row by row. */
+  gray: Uint8Array;
   width: number;
   height: number;
   /** The skew corrected, in degrees (clockwise on the photo). */
   skew: number;
+}
+
+/** The image as a binary PGM: Leptonica reads it without a decode step. */
+export function toPgm(image: Pick<PreparedImage, 'gray' | 'width' | 'height'>): Buffer {
+  return Buffer.concat([Buffer.from(`P5\n${image.width} ${image.height}\n255\n`, 'ascii'), image.gray]);
+}
+
+/** The photographic negative: white text on a dark band becomes dark text on light. */
+export function negative(image: PreparedImage): PreparedImage {
+  const gray = new Uint8Array(image.gray.length);
+  for (let i = 0; i < gray.length; i++) gray[i] = 255 - image.gray[i];
+  return { ...image, gray };
+}
+
+/**
+ * A region of the image, padded with white and scaled so its text is `textHeight` pixels
+ * tall: what a second look at one uncertain value is read from.
+ */
+export function crop(image: PreparedImage, box: { x0: number; y0: number; x1: number; y1: number }, textHeight: number): PreparedImage {
+  const h = Math.max(1, box.y1 - box.y0);
+  const pad = Math.round(h * 0.35);
+  const x0 = Math.max(0, box.x0 - pad);
+  const y0 = Math.max(0, box.y0 - pad);
+  const x1 = Math.min(image.width, box.x1 + pad);
+  const y1 = Math.min(image.height, box.y1 + pad);
+  const scale = Math.min(3, Math.max(1, textHeight / h));
+  const width = Math.max(1, Math.round((x1 - x0) * scale));
+  const height = Math.max(1, Math.round((y1 - y0) * scale));
+  const margin = Math.round(textHeight / 2);
+  const gray = new Uint8Array((width + 2 * margin) * (height + 2 * margin)).fill(255);
+  const stride = width + 2 * margin;
+  // Bilinear enough for text: nearest source pixel of each scaled pixel's centre.
+  for (let y = 0; y < height; y++) {
+    const sy = Math.min(image.height - 1, y0 + Math.floor((y + 0.5) / scale));
+    for (let x = 0; x < width; x++) {
+      const sx = Math.min(image.width - 1, x0 + Math.floor((x + 0.5) / scale));
+      gray[(y + margin) * stride + x + margin] = image.gray[sy * image.width + sx];
+    }
+  }
+  return { gray, width: stride, height: height + 2 * margin, skew: image.skew };
 }
 
 export interface PrepareOptions {
@@ -213,6 +253,5 @@ export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = 
   }
   if (options.flatten !== false) flattenLight(gray, width, height);
   stretchContrast(gray);
-  const header = Buffer.from(`P5\n${width} ${height}\n255\n`, 'ascii');
-  return { image: Buffer.concat([header, gray]), width, height, skew };
+  return { gray, width, height, skew };
 }

@@ -2,11 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { auditHandlers } from '../bridge/audit-handlers';
 import { deskHandlers } from '../bridge/desk-handlers';
+import { extractionHandlers } from '../bridge/extraction-handlers';
 import { composeBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
 import { inboxHandlers } from '../bridge/inbox-handlers';
 import { localApiHandlers } from '../bridge/local-api-handlers';
 import { recordHandlers } from '../bridge/record-handlers';
 import { openDatabase, type OpenedDatabase } from '../db/open-database';
+import { createExtractionEngine } from '../extraction/extraction-engine';
+import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolder } from '../inbox/hot-folder';
 import { createLocalApi } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
@@ -124,6 +127,9 @@ export function createHost(options: HostOptions): Host {
     const dir = options.hotFolder?.dir ?? path.join(options.dataDir, 'inbox');
     components.push(hotFolderComponent(() => createHotFolder({ dir, db, service, clock, ids, events })));
   }
+  // On-device card reading: the OCR worker starts with the first card, not with the host.
+  const extraction = createExtractionEngine();
+  components.push(createExtractionRunner({ db, service, engine: extraction, clock, events }));
   const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir) });
   const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs, encryptionKey });
   const sync = createSyncComponent({
@@ -145,6 +151,7 @@ export function createHost(options: HostOptions): Host {
     recordHandlers({ service }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi }),
+    extractionHandlers({ service, engine: extraction }),
     deskHandlers({ db, photoUrl }),
     auditHandlers({ audit, db }),
   );
@@ -173,6 +180,8 @@ export function createHost(options: HostOptions): Host {
       closed = true;
       for (const component of started.reverse()) await component.stop?.();
       started = [];
+      // Also when never started: an intake preview may have started the OCR worker.
+      await extraction.close();
       database.close();
     },
   };

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { FIELD_FORMATS, repairPrefixedId } from '../../../../src/main/extraction/field-formats';
+
+describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
+  it('repairs look-alikes after an id prefix, never inside it', () => {
+    expect(repairPrefixedId('W12O4S6789').value).toBe('W120456789');
+    expect(repairPrefixedId('XGH1234S6789').value).toBe('XGH123456789');
+    // A prefix letter right before the digits is a digit misread: U0261… read as UO261….
+    expect(repairPrefixedId('UO261352298').value).toBe('U0261352298');
+    // Lower-case l is a 1 anywhere: ids are printed in capitals.
+    expect(repairPrefixedId('Ul447143377').value).toBe('U1447143377');
+    expect(repairPrefixedId('SIB123456').value).toBe('SIB123456');
+  });
+
+  it('member ids: alpha prefixes kept, spaces and punctuation dropped, too few digits refused', () => {
+    expect(FIELD_FORMATS.member_id('W933 623 211')).toMatchObject({ value: 'W933623211', fit: 1, repairs: 0 });
+    expect(FIELD_FORMATS.member_id('XGH12345678O')).toMatchObject({ value: 'XGH123456780', repairs: 1 });
+    expect(FIELD_FORMATS.member_id('Services')).toBeNull();
+    expect(FIELD_FORMATS.member_id('AB12')).toBeNull();
+  });
+
+  it('RxBIN is six digits: every look-alike becomes a digit, anything else is refused', () => {
+    expect(FIELD_FORMATS.rx_bin('61O279')).toMatchObject({ value: '610279', repairs: 1 });
+    expect(FIELD_FORMATS.rx_bin('01 7010')).toMatchObject({ value: '017010', repairs: 0 });
+    expect(FIELD_FORMATS.rx_bin('0I5S81')).toMatchObject({ value: '015581', repairs: 2 });
+    expect(FIELD_FORMATS.rx_bin('61027')).toBeNull();
+    expect(FIELD_FORMATS.rx_bin('1-800-555-0199')).toBeNull();
+  });
+
+  it('RxPCN and RxGRP are repaired only where the code is clearly digits or clearly letters', () => {
+    expect(FIELD_FORMATS.rx_pcn('9S99')?.value).toBe('9599');
+    expect(FIELD_FORMATS.rx_pcn('MEDDADV')?.value).toBe('MEDDADV');
+    expect(FIELD_FORMATS.rx_pcn('CIH1NS')?.value).toBe('CIHINS');
+    expect(FIELD_FORMATS.rx_group('MEDD0ADV')?.value).toBe('MEDDOADV');
+    expect(FIELD_FORMATS.rx_group('RX2O76')?.value).toBe('RX2076');
+    // Mixed codes are left as read: nothing says which characters are which.
+    expect(FIELD_FORMATS.rx_pcn('0213ENGT')?.value).toBe('0213ENGT');
+  });
+
+  it('group numbers keep dashes and letter prefixes', () => {
+    expect(FIELD_FORMATS.group_number('705214-OO1')?.value).toBe('705214-001');
+    expect(FIELD_FORMATS.group_number('HX2390')?.value).toBe('HX2390');
+  });
+
+  it('member names come out as FIRST [M] LAST from the ways cards print them', () => {
+    expect(FIELD_FORMATS.member_name('SMITH, JOHN A')?.value).toBe('JOHN A SMITH');
+    expect(FIELD_FORMATS.member_name('RODRIGUEZ/ROBERT')?.value).toBe('ROBERT RODRIGUEZ');
+    expect(FIELD_FORMATS.member_name('Grace Fitzgerald')?.value).toBe('Grace Fitzgerald');
+    // Digits in a name are letters misread.
+    expect(FIELD_FORMATS.member_name('5USAN CHEN')?.value).toBe('SUSAN CHEN');
+    expect(FIELD_FORMATS.member_name('Services 1-800-947-9106')).toBeNull();
+    expect(FIELD_FORMATS.member_name('Member Services')).toBeNull();
+    expect(FIELD_FORMATS.member_name('CHEN')).toBeNull();
+  });
+});
+
+describe('letter prefixes misread as digits', () => {
+  it('reads a 0, 1 or 5 among leading letters as O, I or S', () => {
+    expect(repairPrefixedId('0XF568').value).toBe('OXF568');
+    expect(FIELD_FORMATS.rx_group('0XF568')?.value).toBe('OXF568');
+    // Leading digits before digits stay digits.
+    expect(repairPrefixedId('0862434').value).toBe('0862434');
+    expect(repairPrefixedId('U0261352298').value).toBe('U0261352298');
+  });
+});

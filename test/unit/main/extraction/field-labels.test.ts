@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { labelAt } from '../../../../src/main/extraction/field-labels';
+
+const label = (text: string, mid = false) => {
+  const m = labelAt(text.split(' '), 0, mid);
+  return m && { field: m.field, words: m.end - m.start, rest: m.rest };
+};
+
+describe('label variants real cards use', () => {
+  it.each([
+    ['Member ID W123', 'member_id', 2],
+    ['ID# W123', 'member_id', 1],
+    ['ID W123', 'member_id', 1],
+    ['Subscriber ID W123', 'member_id', 2],
+    ['Identification No. W123', 'member_id', 2],
+    ['IDENTIFICATION NO. W123', 'member_id', 2],
+    ['Member # W123', 'member_id', 2],
+    ['Group No 123', 'group_number', 2],
+    ['Group # 123', 'group_number', 2],
+    ['GRP 123', 'group_number', 1],
+    ['Grp No. 123', 'group_number', 2],
+    ['RxBIN 610279', 'rx_bin', 1],
+    ['Rx BIN 610279', 'rx_bin', 2],
+    ['BIN: 610279', 'rx_bin', 1],
+    ['RxPCN 9999', 'rx_pcn', 1],
+    ['PCN 9999', 'rx_pcn', 1],
+    ['RxGrp RX1234', 'rx_group', 1],
+    ['Rx Group RX1234', 'rx_group', 2],
+    ['RXGRP RX1234', 'rx_group', 1],
+    ['Member Name JOHN SMITH', 'member_name', 2],
+    ['Subscriber JOHN SMITH', 'member_name', 1],
+    ['Plan Name Choice Plus', 'plan_name', 2],
+  ])('%s → %s', (text, field, words) => {
+    expect(label(text)).toMatchObject({ field, words });
+  });
+
+  it('takes the longest wording: Member ID is an id label, Member a name label', () => {
+    expect(label('Member ID W1')?.field).toBe('member_id');
+    expect(label('Member JOHN SMITH')?.field).toBe('member_name');
+  });
+
+  it('survives OCR misreads of labels', () => {
+    expect(label('GRPNoO. 115776')?.field).toBe('group_number');
+    expect(label('RXGRp 3272950')?.field).toBe('rx_group');
+    expect(label('rRxPCN MEDDADV')?.field).toBe('rx_pcn');
+    expect(label('ip# U0261352298')?.field).toBe('member_id');
+    expect(label('1D W123456789')?.field).toBe('member_id');
+    // "Member 4 W…": the 4 is the "#" misread and belongs to the label.
+    expect(label('Member 4 U1447143377')).toMatchObject({ field: 'member_id', words: 2 });
+  });
+
+  it('splits a label glued to its value', () => {
+    expect(label('ID#:H92787257')).toMatchObject({ field: 'member_id', rest: 'H92787257' });
+  });
+
+  it('mid-segment, only distinctive labels start a new field: "Freedom Plan" is a plan name', () => {
+    expect(label('Plan', true)).toBeUndefined();
+    expect(label('RxPCN 9999', true)?.field).toBe('rx_pcn');
+    expect(label('Plan: x', true)?.field).toBe('plan_name');
+  });
+
+  it('is not fooled by ordinary words', () => {
+    expect(label('Providers: call')).toBeUndefined();
+    expect(label('Questions? Call')).toBeUndefined();
+  });
+});

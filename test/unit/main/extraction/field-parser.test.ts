@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { parseCardFields } from '../../../../src/main/extraction/field-parser';
+import type { OcrLine, OcrPage } from '../../../../src/main/extraction/ocr-worker';
+import { SEED_CLEARINGHOUSE_ENTITIES } from '../../../../src/main/sandbox/seed-data';
+
+/** A line of OCR words at (x, y): glyphs 0.6 of the text height wide, spaces 0.4. */
+function line(x: number, y: number, text: string, h = 24, confidence = 95): OcrLine {
+  let cursor = x;
+  const words = text.split(' ').map((word) => {
+    const w = { text: word, confidence, bbox: { x0: cursor, y0: y, x1: cursor + Math.round(word.length * 0.6 * h), y1: y + h } };
+    cursor = w.bbox.x1 + Math.round(0.4 * h);
+    return w;
+  });
+  return { text, confidence, bbox: { x0: x, y0: y, x1: words[words.length - 1].bbox.x1, y1: y + h }, words };
+}
+
+function page(...lines: OcrLine[]): OcrPage {
+  return { text: lines.map((l) => l.text).join('\n'), lines, width: 1400, height: 900 };
+}
+
+const parse = (...lines: OcrLine[]) => parseCardFields([page(...lines)], { entities: SEED_CLEARINGHOUSE_ENTITIES });
+const values = (fields: ReturnType<typeof parse>) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v!.value]));
+
+describe('field parser', () => {
+  it('reads "Label value" rows, with the payer from the known entities', () => {
+    const fields = parse(
+      line(40, 40, 'aetna', 50),
+      line(900, 40, 'Choice POS II'),
+      line(40, 150, 'Member Name: JOHN A SMITH'),
+      line(40, 210, 'ID#: W123456789'),
+      line(40, 270, 'Group No: 0862434'),
+      line(620, 450, 'RxBIN: 610502'),
+      line(620, 500, 'RxPCN: ADV'),
+      line(620, 550, 'RxGRP: RX2076'),
+      line(40, 600, 'Member Services 1-800-555-0199', 18),
+    );
+    expect(values(fields)).toEqual({
+      member_name: 'JOHN A SMITH',
+      member_id: 'W123456789',
+      group_number: '0862434',
+      plan_name: 'Choice POS II',
+      rx_bin: '610502',
+      rx_pcn: 'ADV',
+      rx_group: 'RX2076',
+      payer_name: 'Aetna',
+    });
+    for (const field of Object.values(fields)) expect(field!.confidence).toBeGreaterThan(0.5);
+  });
+
+  it('reads values printed under their labels, two columns side by side', () => {
+    // Tesseract may read straight across both columns: one line, two segments.
+    const fields = parse(
+      line(40, 40, 'Cigna Healthcare', 48),
+      { ...line(40, 150, 'MEMBER NAME'), words: [...line(40, 150, 'MEMBER NAME').words, ...line(620, 150, 'RX BIN').words] },
+      line(40, 190, 'BROWN/OLIVIA', 30),
+      line(620, 190, '017010', 30),
+      line(40, 250, 'ID'),
+      line(620, 250, 'RX PCN'),
+      line(40, 290, 'U7201633294', 30),
+      line(620, 290, '0213ENGT', 30),
+      line(40, 350, 'GROUP NUMBER'),
+      line(620, 350, 'RX GRP'),
+      line(40, 390, '7635022', 30),
+      line(620, 390, '1722764', 30),
+    );
+    expect(values(fields)).toMatchObject({
+      member_name: 'OLIVIA BROWN',
+      member_id: 'U7201633294',
+      group_number: '7635022',
+      rx_bin: '017010',
+      rx_pcn: '0213ENGT',
+      rx_group: '1722764',
+      payer_name: 'Cigna',
+    });
+  });
+
+  it('reads a table: labels in one column, values far to their right', () => {
+    const fields = parse(
+      line(40, 150, 'Identification No.'),
+      line(400, 148, 'XGH123456789', 28),
+      line(40, 210, 'Group'),
+      line(400, 208, '123456', 28),
+    );
+    expect(values(fields)).toMatchObject({ member_id: 'XGH123456789', group_number: '123456' });
+  });
+
+  it('finds a name printed without a label above the member id, not the payer or the plan', () => {
+    const fields = parse(
+      line(40, 40, 'UnitedHealthcare', 50),
+      line(900, 40, 'Choice Plus'),
+      line(40, 140, 'Jennifer R Fitzgerald', 34),
+      line(40, 200, 'Member ID 245472031'),
+    );
+    expect(values(fields)).toMatchObject({ member_name: 'Jennifer R Fitzgerald', plan_name: 'Choice Plus', payer_name: 'UnitedHealthcare' });
+    // Found without a label: less sure than a labelled value.
+    expect(fields.member_name!.confidence).toBeLessThan(fields.member_id!.confidence);
+  });
+
+  it('repairs O/0 and S/5 in a BIN and an id, at a small cost in confidence', () => {
+    const clean = parse(line(40, 100, 'Member ID W120456789'), line(40, 160, 'BIN 610279'));
+    const misread = parse(line(40, 100, 'Member ID W12O4S6789'), line(40, 160, 'BIN 61O279'));
+    expect(values(misread)).toMatchObject({ member_id: 'W120456789', rx_bin: '610279' });
+    expect(misread.member_id!.confidence).toBeLessThan(clean.member_id!.confidence);
+  });
+
+  it('takes a group label inside the Rx block as the Rx group', () => {
+    const fields = parse(line(40, 100, 'Group 705214'), line(620, 400, 'BIN 610279'), line(620, 450, 'PCN 9999'), line(620, 500, 'GRP UHEALTH'));
+    expect(values(fields)).toMatchObject({ group_number: '705214', rx_group: 'UHEALTH' });
+  });
+
+  it('does not take phone numbers or small print for fields', () => {
+    const fields = parse(line(40, 600, 'Member Services 1-800-555-0199'), line(40, 640, 'Questions? Call 1-888-625-3351 (TTY 711)'));
+    expect(fields).toEqual({});
+  });
+
+  it('reads front and back together, keeping the surer reading', () => {
+    const fields = parseCardFields(
+      [page(line(40, 100, 'Member ID W123456789', 24, 60)), page(line(40, 100, 'Member ID W123456789', 24, 96), line(40, 160, 'RxBIN 610502'))],
+      { entities: SEED_CLEARINGHOUSE_ENTITIES },
+    );
+    expect(fields.member_id).toEqual({ value: 'W123456789', confidence: 0.96 });
+    expect(fields.rx_bin?.value).toBe('610502');
+  });
+});
