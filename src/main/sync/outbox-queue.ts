@@ -133,7 +133,9 @@ export function reconcileBlocked(db: Db, now: string): string[] {
       const block = db
         .select({
           id: outbox.id,
-          blocker: sql<string>`(SELECT p.collection || ' ' || p.record_id FROM json_each(${outbox.depends_on}) d JOIN outbox p ON p.id = d.value WHERE p.state IN (${STOPPING_SQL}) LIMIT 1)`,
+          // Qualified by hand: in a select list Drizzle writes a bare column name, which
+          // inside this subquery would name p's own depends_on.
+          blocker: sql<string>`(SELECT p.collection || ' ' || p.record_id FROM json_each("outbox"."depends_on") d JOIN outbox p ON p.id = d.value WHERE p.state IN (${STOPPING_SQL}) LIMIT 1)`,
         })
         .from(outbox)
         .where(and(eq(outbox.state, 'queued'), DEPENDENCY_STOPPED))

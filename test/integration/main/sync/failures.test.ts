@@ -65,7 +65,9 @@ describe('a permanent 4xx', () => {
     const card = await bridge['cards.get']({ id: badCard.id });
     expect(card.sync).toMatchObject({ state: 'failed', remote_id: null, error: { status: 422, code: 'validation_failed' } });
     expect(card.sync?.error?.message).toContain('insurance_carrier_ids');
-    expect((await bridge['checks.get']({ id: badCheck.id })).sync).toMatchObject({ state: 'blocked', error: { code: 'blocked_by_dependency' } });
+    const blocked = (await bridge['checks.get']({ id: badCheck.id })).sync;
+    expect(blocked).toMatchObject({ state: 'blocked', error: { code: 'blocked_by_dependency' } });
+    expect(blocked?.error?.message).toBe(`Waits for insurance_cards ${badCard.id}, which could not be sent.`);
     expect((await bridge['discoveries.get']({ id: badDiscovery.id })).sync?.state).toBe('blocked');
     // The rest of the visit that did nothing wrong went through.
     expect((await bridge['patients.get']({ id: bad.patient.id })).sync?.state).toBe('synced');
@@ -166,11 +168,12 @@ describe('401 from the upstream', () => {
     expectExactlyOnce(fx.host.database.db, upstream.database.db);
     expect((await fx.status()).worker).toBe('running');
 
-    // The key is a secret: not in the database, only in a file only this user can read.
+    // The key is a secret: not in the database, only sealed in a file only this user can read.
     const rows = fx.host.database.db.select().from(settings).all();
     expect(JSON.stringify(rows)).not.toContain(SANDBOX_KEY);
     const secretFile = secretsFilePath(fx.dataDir);
-    expect(fs.readFileSync(secretFile, 'utf8')).toContain(SANDBOX_KEY);
+    expect(fs.readFileSync(secretFile, 'latin1')).toMatch(/^CDS1/);
+    expect(fs.readFileSync(secretFile, 'latin1')).not.toContain(SANDBOX_KEY);
     if (process.platform !== 'win32') expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
   });
 });
