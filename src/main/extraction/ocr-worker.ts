@@ -33,7 +33,7 @@ export interface OcrPage {
 export interface OcrWorkerOptions {
   /** The folder holding `eng.traineddata.gz`; defaults to the bundled `@tesseract.js-data/eng`. */
   langPath?: string;
-  /** A recognition that takes longer is abandoned and the worker restarted. */
+  /** A start or a recognition that takes longer is abandoned and the worker restarted. */
   timeoutMs?: number;
 }
 
@@ -61,6 +61,16 @@ export function offlineTesseractOptions(langPath = bundledLangPath()) {
 
 class OcrTimeout extends Error {}
 
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new OcrTimeout(`${what} took longer than ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
 /**
  * One tesseract.js worker (a worker thread, so recognition never blocks the main process),
  * started on first use, kept warm and reused for every card, one recognition at a time.
@@ -74,16 +84,25 @@ export function createOcrWorker(options: OcrWorkerOptions = {}): OcrWorker {
   function ensure(): Promise<Worker> {
     if (closed) return Promise.reject(new Error('The OCR worker is closed.'));
     if (!worker) {
-      // LSTM only (oem 1): the bundled best_int data has no legacy model.
-      worker = createWorker('eng', 1, offlineTesseractOptions(options.langPath)).then(async (w) => {
+      // LSTM only (oem 1): the bundled best_int data has no legacy model. Without an
+      // errorHandler, tesseract.js throws a failed job's error from a message listener,
+      // where nothing can catch it and the whole process dies; the job's own promise
+      // rejects either way, so that is where errors are handled.
+      const creating = createWorker('eng', 1, { ...offlineTesseractOptions(options.langPath), errorHandler: () => {} }).then(async (w) => {
         // Cards are sparse text in blocks and columns, not a page of prose (measured: sparse
         // mode reads the generated set better than automatic layout). Tesseract's own
         // diagnostics ("Estimating resolution…") would go to stderr: into the void instead.
         await w.setParameters({ tessedit_pageseg_mode: '11' as never, preserve_interword_spaces: '1', debug_file: '/dev/null' });
         return w;
       });
-      // A failed start is not cached: the next card tries again.
-      worker.catch(() => (worker = undefined));
+      const current = withTimeout(creating, timeoutMs, 'Starting the OCR worker');
+      worker = current;
+      current.catch(() => {
+        // A failed start is not kept: the next card tries again. A start that only timed
+        // out is stopped when it does finish.
+        if (worker === current) worker = undefined;
+        creating.then((w) => w.terminate()).catch(() => {});
+      });
     }
     return worker;
   }
@@ -109,22 +128,14 @@ export function createOcrWorker(options: OcrWorkerOptions = {}): OcrWorker {
     recognize(image, size, params = {}) {
       return serial(async () => {
         const w = await ensure();
-        let timer: NodeJS.Timeout | undefined;
         try {
-          const result = await Promise.race([
-            // tesseract.js sets these for this job and restores them after it.
-            w.recognize(image, params as Record<string, never>, { text: true, blocks: true }),
-            new Promise<never>((_, reject) => {
-              timer = setTimeout(() => reject(new OcrTimeout('OCR timed out')), timeoutMs);
-            }),
-          ]);
+          // tesseract.js sets these variables for this job and restores them after it.
+          const result = await withTimeout(w.recognize(image, params as Record<string, never>, { text: true, blocks: true }), timeoutMs, 'Recognition');
           return toPage(result.data, size);
         } catch (error) {
           // A worker that timed out or crashed may be wedged: the next card gets a fresh one.
           await restart();
           throw error;
-        } finally {
-          clearTimeout(timer);
         }
       });
     },
