@@ -1,3 +1,4 @@
+import { extraction } from './extraction';
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
 import { localApi } from './local-api';
 import { localCreate } from './local-create';
@@ -15,6 +16,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   startup,
   sync_drain: syncDrain,
   ui_today: uiToday,
+  extraction,
 };
 
 async function main(): Promise<void> {
