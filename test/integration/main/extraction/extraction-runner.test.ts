@@ -9,6 +9,8 @@ import { createExtractionEngine, type ExtractionEngine } from '../../../../src/m
 import { ExtractionFailure } from '../../../../src/main/extraction/extraction-failure';
 import { createExtractionRunner, type ExtractionRunner } from '../../../../src/main/extraction/extraction-runner';
 import { hostPaths } from '../../../../src/main/host/create-host';
+import { createHotFolder, type HotFolderExtractor } from '../../../../src/main/inbox/hot-folder';
+import { listInboxItems } from '../../../../src/main/inbox/inbox-store';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '../../../../src/main/sandbox/seed-data';
 import type { CallContext } from '../../../../src/shared/contract';
 import { ServiceError } from '../../../../src/shared/service-error';
@@ -175,5 +177,28 @@ describe('the host', () => {
     const card = await h.service.create('insurance_cards', { patient_id: (await h.service.create('patients', { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' }, DESK)).id, front_photo_object_key: photo.object_key }, DESK);
     const created = await h.service.create('extractions', { insurance_card_id: card.id }, DESK);
     await expect.poll(async () => (await h.service.get('extractions', created.id)).status, { timeout: 30_000, interval: 100 }).toBe('success');
+  }, 60_000);
+});
+
+describe('the hot folder with this engine as its extractor', () => {
+  it('fills a scanned card’s inbox item with the fields read on the device', async () => {
+    const h = host();
+    let now = Date.parse('2026-11-22T09:00:00.000Z');
+    const clock = { now: () => new Date(now) };
+    const dir = path.join(fx!.dataDir, 'scans');
+    const extractor: HotFolderExtractor = engine;
+    const folder = createHotFolder({ dir, db: h.database.db, service: h.service, clock, ids: h.ids, events: h.events, extractor, settleMs: 1000, loneFrontMs: 1000 });
+    try {
+      fs.writeFileSync(path.join(dir, `desk-scan.front.${cards[0].content_type === 'image/png' ? 'png' : 'jpg'}`), cards[0].bytes);
+      await folder.scan();
+      now += 5000;
+      const [id] = await folder.scan();
+      await expect.poll(() => listInboxItems(h.database.db, 'new').find((item) => item.id === id)?.extraction_status, { timeout: 30_000, interval: 100 }).toBe('success');
+      const item = listInboxItems(h.database.db, 'new').find((i) => i.id === id)!;
+      expect(item.extraction_fields?.member_id?.value).toBe(cards[0].truth.member_id);
+      expect(item.extraction_fields?.payer_name?.value).toBe(cards[0].truth.payer_name);
+    } finally {
+      await folder.stop();
+    }
   }, 60_000);
 });
