@@ -82,34 +82,30 @@ function startsWithLabel(segment: Segment): boolean {
   );
 }
 
-/** The value printed to the right of a label standing alone (a table of labels and values). */
-function valueRightOf(hit: LabelHit, segments: Segment[]): Segment | undefined {
-  const label = hit.segment;
-  return segments
-    .filter(
-      (s) =>
-        s !== label &&
-        s.page === label.page &&
-        s.bbox.x0 >= label.bbox.x1 &&
-        s.bbox.x0 - label.bbox.x1 < 14 * label.height &&
-        verticalOverlap(s.bbox, label.bbox) >= 0.5,
-    )
-    .sort((a, b) => a.bbox.x0 - b.bbox.x0)[0];
-}
+/**
+ * Where a value stands relative to a label alone in its segment: to its right (a table
+ * of labels and values), or under it (a small caption above the value).
+ */
+const PLACEMENTS = {
+  right: {
+    fits: (label: Segment, s: Segment) =>
+      s.bbox.x0 >= label.bbox.x1 && s.bbox.x0 - label.bbox.x1 < 14 * label.height && verticalOverlap(s.bbox, label.bbox) >= 0.5,
+    order: (s: Segment) => s.bbox.x0,
+  },
+  below: {
+    fits: (label: Segment, s: Segment) =>
+      s.bbox.y0 >= label.bbox.y0 + 0.5 * label.height &&
+      s.bbox.y0 - label.bbox.y1 < 1.8 * Math.max(label.height, s.height) &&
+      Math.abs(s.bbox.x0 - label.bbox.x0) < 2 * label.height,
+    order: (s: Segment) => s.bbox.y0,
+  },
+} as const;
 
-/** The value printed under a label standing alone (small caption above the value). */
-function valueBelow(hit: LabelHit, segments: Segment[]): Segment | undefined {
+/** The nearest segment in that place, on the label's photo. */
+function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Segment[]): Segment | undefined {
   const label = hit.segment;
-  return segments
-    .filter(
-      (s) =>
-        s !== label &&
-        s.page === label.page &&
-        s.bbox.y0 >= label.bbox.y0 + 0.5 * label.height &&
-        s.bbox.y0 - label.bbox.y1 < 1.8 * Math.max(label.height, s.height) &&
-        Math.abs(s.bbox.x0 - label.bbox.x0) < 2 * label.height,
-    )
-    .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
+  const { fits, order } = PLACEMENTS[placement];
+  return segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
 }
 
 function candidate(field: LabelledField, raw: string, words: OcrWord[], source: Source, quality: number, segment: Segment, label?: LabelHit): Candidate | null {
@@ -142,10 +138,8 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
       if (c) out.push(c);
       continue;
     }
-    for (const [source, found] of [
-      ['right', valueRightOf(hit, segments)],
-      ['below', valueBelow(hit, segments)],
-    ] as const) {
+    for (const source of ['right', 'below'] as const) {
+      const found = valueAt(source, hit, segments);
       if (!found || startsWithLabel(found)) continue;
       const c = candidateFromWords(hit.field, undefined, found.words, source, hit.quality, found, hit);
       if (c) out.push(c);

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import type { CallContext } from '../../../../src/shared/contract';
 import { ServiceError } from '../../../../src/shared/service-error';
 import { startTestHost, type HostFixture } from '../../../support/host-fixture';
 import { makePng } from '../../../support/images';
+import { freePort } from '../../../support/sync/sync-harness';
 
 const DESK: CallContext = { source: 'dashboard' };
 
@@ -148,18 +148,10 @@ describe('extraction engine failures', () => {
   });
 });
 
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 describe('the host', () => {
   it('runs the runner once started, and answers extractions.preview before a card exists', async () => {
     // An upstream nothing listens on: the desk is offline, so only the device reads cards.
-    const h = host({ upstream: { url: `http://127.0.0.1:${await closedPort()}`, apiKey: 'sk_test_offline' } });
+    const h = host({ upstream: { url: `http://127.0.0.1:${await freePort()}`, apiKey: 'sk_test_offline' } });
     const photo = await h.service.uploadPhoto({ content_type: cards[0].content_type, bytes: new Uint8Array(cards[0].bytes) });
 
     const preview = await h.bridge['extractions.preview']({ front_photo_object_key: photo.object_key });
