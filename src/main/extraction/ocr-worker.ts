@@ -45,9 +45,18 @@ export interface OcrWorker {
   close(): Promise<void>;
 }
 
+/**
+ * A file of a package electron-builder unpacks (see electron-builder.yml): in the
+ * packaged app, worker threads and tesseract's own file reads need the real file under
+ * `app.asar.unpacked`, not its name inside the archive. Elsewhere the path is unchanged.
+ */
+export function unpacked(file: string): string {
+  return file.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+}
+
 /** The language data shipped in node_modules: nothing is fetched from a CDN. */
 export function bundledLangPath(): string {
-  return path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int');
+  return unpacked(path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int'));
 }
 
 /**
@@ -57,6 +66,11 @@ export function bundledLangPath(): string {
  */
 export function offlineTesseractOptions(langPath = bundledLangPath()) {
   return { langPath, gzip: true, cacheMethod: 'none' } as const;
+}
+
+/** tesseract.js's worker-thread script, by its real path (see `unpacked`). */
+function workerScript(): string {
+  return unpacked(path.join(path.dirname(require.resolve('tesseract.js/package.json')), 'src', 'worker-script', 'node', 'index.js'));
 }
 
 class OcrTimeout extends Error {}
@@ -88,7 +102,7 @@ export function createOcrWorker(options: OcrWorkerOptions = {}): OcrWorker {
       // errorHandler, tesseract.js throws a failed job's error from a message listener,
       // where nothing can catch it and the whole process dies; the job's own promise
       // rejects either way, so that is where errors are handled.
-      const creating = createWorker('eng', 1, { ...offlineTesseractOptions(options.langPath), errorHandler: () => {} }).then(async (w) => {
+      const creating = createWorker('eng', 1, { ...offlineTesseractOptions(options.langPath), workerPath: workerScript(), errorHandler: () => {} }).then(async (w) => {
         // Cards are sparse text in blocks and columns, not a page of prose (measured: sparse
         // mode reads the generated set better than automatic layout). Tesseract's own
         // diagnostics ("Estimating resolution…") would go to stderr: into the void instead.
