@@ -10,7 +10,7 @@ import { recordHandlers } from '../bridge/record-handlers';
 import { openDatabase, type OpenedDatabase } from '../db/open-database';
 import { createExtractionEngine } from '../extraction/extraction-engine';
 import { createExtractionRunner } from '../extraction/extraction-runner';
-import { createHotFolder } from '../inbox/hot-folder';
+import { createHotFolderComponent } from '../inbox/hot-folder-component';
 import { createLocalApi } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
@@ -123,14 +123,21 @@ export function createHost(options: HostOptions): Host {
   const components: HostComponent[] = [];
   const localApi = createLocalApi({ dataDir: options.dataDir, db, service, clock, ids, tcpPort: options.localApi ? options.localApi.tcpPort : undefined });
   if (options.localApi !== false) components.push(localApi);
-  if (options.hotFolder !== false) {
-    const dir = options.hotFolder?.dir ?? path.join(options.dataDir, 'inbox');
-    components.push(hotFolderComponent(() => createHotFolder({ dir, db, service, clock, ids, events })));
-  }
   // On-device card reading: the OCR worker starts with the first card, not with the host.
   const extraction = createExtractionEngine();
   components.push(createExtractionRunner({ db, service, engine: extraction, clock, events }));
-  const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir) });
+  const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir, { key: encryptionKey }) });
+  // The folder: the one the host was started with, else the one saved in Settings, else <dataDir>/inbox.
+  const hotFolder = createHotFolderComponent({
+    dirOf: () => (options.hotFolder ? options.hotFolder.dir : undefined) ?? settings.read().hot_folder ?? path.join(options.dataDir, 'inbox'),
+    db,
+    service,
+    clock,
+    ids,
+    events,
+    extractor: extraction,
+  });
+  if (options.hotFolder !== false) components.push(hotFolder);
   const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs, encryptionKey });
   const sync = createSyncComponent({
     db,
@@ -147,7 +154,7 @@ export function createHost(options: HostOptions): Host {
   components.push(embeddedSandbox, sync);
   const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
-    settingsHandlers({ settings, sync }),
+    settingsHandlers({ settings, sync, hotFolder }),
     recordHandlers({ service }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi }),
@@ -183,21 +190,6 @@ export function createHost(options: HostOptions): Host {
       // Also when never started: an intake preview may have started the OCR worker.
       await extraction.close();
       database.close();
-    },
-  };
-}
-
-/** The hot folder makes its folders when built, so it is built only when started. */
-function hotFolderComponent(build: () => ReturnType<typeof createHotFolder>): HostComponent {
-  let folder: ReturnType<typeof createHotFolder> | undefined;
-  return {
-    name: 'hot-folder',
-    async start() {
-      folder = build();
-      folder.start();
-    },
-    async stop() {
-      await folder?.stop();
     },
   };
 }
