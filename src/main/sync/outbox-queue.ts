@@ -119,6 +119,12 @@ export function makeAllDue(db: Db, now: string): number {
  */
 export function reconcileBlocked(db: Db, now: string): string[] {
   return inTransaction(db, () => {
+    // The usual case, nothing stopped: nothing to block or unblock, and no scan of the
+    // whole queue on every create (an index lookup instead).
+    const anyStopped = preparedOnce(db, 'sync:any-stopped', () =>
+      db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, STOPPING)).limit(1).prepare(),
+    ).get();
+    if (!anyStopped) return [];
     const changed: string[] = [];
     for (;;) {
       const unblock = db
