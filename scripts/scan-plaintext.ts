@@ -23,6 +23,11 @@ function main(): number {
   for (const missing of positionals.filter((target) => !present.includes(target))) console.warn(`(nothing at ${missing})`);
   const findings = findPlaintext(present, canaries);
   const scanned = listFiles(present).length;
+  if (scanned === 0) {
+    // A scan of nothing proves nothing: the logs it was pointed at were never written.
+    console.error(`No files to scan under ${positionals.join(', ')}.`);
+    return 1;
+  }
   if (findings.length === 0) {
     console.log(`No canary text in ${scanned} file(s).`);
     return 0;

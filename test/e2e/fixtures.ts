@@ -6,6 +6,11 @@ import { startWebHost, type WebHost, type WebHostOptions } from '../../src/main/
 
 /** Screenshots kept as artifacts of every run, one folder, named by test. */
 export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
+/**
+ * Every test's logs (the host's log file and the browser console), kept so that after the
+ * run `npm test` can prove no log holds the canary patient (`npm run scan:plaintext`).
+ */
+export const LOG_DIR = path.resolve('test-results/logs');
 
 export interface Desk {
   web: WebHost;
@@ -34,7 +39,9 @@ export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
       ...hostOptions,
     });
     const errors: string[] = [];
+    const consoleLines: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
     await page.goto(web.url);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const slug = testInfo.titlePath.slice(1).join(' ').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
@@ -48,6 +55,10 @@ export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
       },
     });
     await web.close();
+    const logs = path.join(LOG_DIR, slug);
+    fs.mkdirSync(logs, { recursive: true });
+    fs.cpSync(path.join(dataDir, 'logs'), path.join(logs, 'host'), { recursive: true });
+    fs.writeFileSync(path.join(logs, 'browser-console.log'), consoleLines.join('\n'));
     fs.rmSync(dataDir, { recursive: true, force: true });
     expect(errors, 'uncaught errors in the page').toEqual([]);
   },

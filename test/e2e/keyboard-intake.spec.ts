@@ -1,8 +1,14 @@
+import fs from 'node:fs';
+import { logFilePath } from '../../src/main/support/host-log';
+import { CANARY_MEMBER_ID, CANARY_PATIENT } from '../support/canary-phi';
 import { makePng } from '../support/images';
 import { tabTo } from './desk-actions';
 import { expect, test } from './fixtures';
 
 // (e) Keyboard-only intake: from Today to a checked card without touching the mouse.
+// The patient is the canary: after the run, no log file may hold their name, birth date or member id.
+const { first_name: FIRST, last_name: LAST } = CANARY_PATIENT;
+const [year, month, day] = CANARY_PATIENT.date_of_birth.split('-');
 test('a whole intake and check with the keyboard only', async ({ desk }) => {
   const { page } = desk;
   const keys = page.keyboard;
@@ -11,11 +17,11 @@ test('a whole intake and check with the keyboard only', async ({ desk }) => {
   await keys.press('Alt+2');
   await expect(page.getByRole('heading', { level: 1, name: 'Intake' })).toBeFocused();
   await tabTo(page, page.getByLabel('First name', { exact: true }));
-  await keys.type('Grace');
+  await keys.type(FIRST);
   await keys.press('Tab');
-  await keys.type('Hopper');
+  await keys.type(LAST);
   await keys.press('Tab');
-  await keys.type('12/09/1966');
+  await keys.type(`${month}/${day}/${year}`);
 
   // The file picker opens from the keyboard too.
   await tabTo(page, page.getByRole('button', { name: 'Choose front photo…' }));
@@ -29,11 +35,11 @@ test('a whole intake and check with the keyboard only', async ({ desk }) => {
   await keys.press('Enter');
   await expect(page.getByRole('combobox', { name: 'Payer' })).toHaveValue('Cigna');
   await tabTo(page, page.getByLabel('Member id', { exact: true }));
-  await keys.type('U51837264');
+  await keys.type(CANARY_MEMBER_ID);
   await desk.shot('keyboard-intake-form');
   // Enter in a field saves, as in any form.
   await keys.press('Enter');
-  await expect(page.getByRole('heading', { level: 1, name: 'Eligibility — Hopper, Grace' })).toBeFocused();
+  await expect(page.getByRole('heading', { level: 1, name: `Eligibility — ${LAST}, ${FIRST}` })).toBeFocused();
 
   await tabTo(page, page.getByLabel('Provider', { exact: true }));
   await keys.type('Maple');
@@ -54,8 +60,11 @@ test('a whole intake and check with the keyboard only', async ({ desk }) => {
   // Back to Today with Alt+1; the new patient is there and opens with Enter from the search.
   await keys.press('Alt+1');
   await expect(page.getByLabel('Search by name, date of birth or member id')).toBeFocused();
-  await keys.type('hopper');
-  await expect(page.getByRole('option', { name: /Hopper, Grace/ })).toBeVisible();
+  await keys.type(LAST.toLowerCase());
+  await expect(page.getByRole('option', { name: new RegExp(`${LAST}, ${FIRST}`) })).toBeVisible();
   await keys.press('Enter');
-  await expect(page.getByRole('heading', { level: 1, name: 'Eligibility — Hopper, Grace' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: `Eligibility — ${LAST}, ${FIRST}` })).toBeVisible();
+
+  // The host kept a log while all this happened (the scan after the run has something to read).
+  expect(fs.readFileSync(logFilePath(desk.dataDir), 'utf8')).toMatch(/"event":"local_api"/);
 });

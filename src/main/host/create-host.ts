@@ -20,6 +20,7 @@ import { databaseFileState } from '../security/database-cipher';
 import { keyFilePaths, readOrCreateKeyFile } from '../security/database-key';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
+import { createHostLog, logFilePath, type HostLog } from '../support/host-log';
 import { createIdGenerator, type IdGenerator } from '../support/ids';
 import type { V1Service } from '../../shared/contract';
 import { seedReferenceData } from './seed-reference-data';
@@ -55,6 +56,8 @@ export interface HostOptions {
   secrets?: SecretStore;
   /** Sync tuning (tests: short backoffs, a seeded jitter); the defaults are the product's. */
   sync?: SyncHostOptions;
+  /** Where the host logs; absent: `<dataDir>/logs/coverdesk.log`. */
+  log?: HostLog;
 }
 
 /**
@@ -79,6 +82,7 @@ export interface Host {
   events: EventHub;
   /** Append-only: who viewed, created, printed or exported which record. */
   audit: AuditLog;
+  log: HostLog;
   /** Starts the background components. Tests of the store alone never call it. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -108,6 +112,7 @@ export function createHost(options: HostOptions): Host {
   const database = openDatabase({ file: paths.database, key: encryptionKey });
   const db = database.db;
   seedReferenceData(db);
+  const log = options.log ?? createHostLog({ file: logFilePath(options.dataDir), clock });
   const audit = createAuditLog({ db, clock, actor: options.actor ?? workstationUser() });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
@@ -121,11 +126,19 @@ export function createHost(options: HostOptions): Host {
   });
 
   const components: HostComponent[] = [];
-  const localApi = createLocalApi({ dataDir: options.dataDir, db, service, clock, ids, tcpPort: options.localApi ? options.localApi.tcpPort : undefined });
+  const localApi = createLocalApi({
+    dataDir: options.dataDir,
+    db,
+    service,
+    clock,
+    ids,
+    tcpPort: options.localApi ? options.localApi.tcpPort : undefined,
+    log: log.forComponent('local_api'),
+  });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
-  const extraction = createExtractionEngine();
-  components.push(createExtractionRunner({ db, service, engine: extraction, clock, events }));
+  const extraction = createExtractionEngine({ log: log.forComponent('extraction') });
+  components.push(createExtractionRunner({ db, service, engine: extraction, clock, events, log: log.forComponent('extraction') }));
   const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir, { key: encryptionKey }) });
   // The folder: the one the host was started with, else the one saved in Settings, else <dataDir>/inbox.
   const hotFolder = createHotFolderComponent({
@@ -136,6 +149,7 @@ export function createHost(options: HostOptions): Host {
     ids,
     events,
     extractor: extraction,
+    log: log.forComponent('hot_folder'),
   });
   if (options.hotFolder !== false) components.push(hotFolder);
   const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs, encryptionKey });
@@ -148,7 +162,7 @@ export function createHost(options: HostOptions): Host {
     sandbox: embeddedSandbox,
     readPhoto: (key) => service.readPhoto(key),
     upstream: options.upstream,
-    options: options.sync,
+    options: { ...options.sync, log: options.sync?.log ?? log.write },
   });
   // Stopped in reverse: the worker before the sandbox it may be talking to.
   components.push(embeddedSandbox, sync);
@@ -176,6 +190,7 @@ export function createHost(options: HostOptions): Host {
     bridge,
     events,
     audit,
+    log,
     async start() {
       for (const component of components) {
         await component.start?.();
