@@ -16,28 +16,52 @@ export interface HotFolderComponent extends HostComponent {
 export function createHotFolderComponent(deps: Omit<HotFolderDeps, 'dir'> & { dirOf: () => string }): HotFolderComponent {
   let folder: HotFolder | undefined;
   let watching: string | null = null;
+  let active = false;
+  /** Reloads one at a time: two overlapping ones would each build a watcher and leak one. */
+  let switching: Promise<void> = Promise.resolve();
 
-  async function start(): Promise<void> {
-    watching = deps.dirOf();
-    folder = createHotFolder({ ...deps, dir: watching });
+  function open(): void {
+    const dir = deps.dirOf();
+    folder = createHotFolder({ ...deps, dir });
     folder.start();
+    watching = dir;
   }
 
-  async function stop(): Promise<void> {
-    await folder?.stop();
+  async function close(): Promise<void> {
+    const current = folder;
     folder = undefined;
     watching = null;
+    await current?.stop();
   }
 
   return {
     name: 'hot-folder',
-    start,
-    stop,
+    async start() {
+      active = true;
+      try {
+        open();
+      } catch (error) {
+        // A saved folder that is gone (an unmounted share, a removed drive) must not stop
+        // the desk from starting; saving a folder that works in Settings watches it.
+        folder = undefined;
+        deps.log?.(`hot folder: not watching (${(error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.name : 'unknown')})`);
+      }
+    },
+    async stop() {
+      active = false;
+      await switching;
+      await close();
+    },
     dir: () => watching,
-    async reload() {
-      if (!folder || deps.dirOf() === watching) return;
-      await stop();
-      await start();
+    reload() {
+      const next = switching.then(async () => {
+        if (!active || (folder && deps.dirOf() === watching)) return;
+        await close();
+        // Thrown to the caller: Settings says the folder it just saved cannot be used.
+        if (active) open();
+      });
+      switching = next.catch(() => undefined);
+      return next;
     },
   };
 }

@@ -47,3 +47,17 @@ it('watches the folder saved in Settings from the moment it is saved, and reads 
   expect(item.extraction_failure_reason).not.toBe('no_engine');
   expect(fs.readdirSync(path.join(scans, 'processed')).sort()).toEqual(['visit-7.back.png', 'visit-7.front.png']);
 });
+
+it('starts the desk when the saved folder cannot be used (an unmounted share), and watches one that works once saved', async () => {
+  fx = startTestHost({ localApi: false });
+  const call = (method: string, input: unknown) => dispatchBridgeCall(fx!.host.bridge, method, input);
+  // A path under a plain file: the folder can never be made, like a share that is not mounted.
+  const blocker = path.join(fx.dataDir, 'not-a-folder');
+  fs.writeFileSync(blocker, '');
+  expect(await call('settings.update', { hot_folder: path.join(blocker, 'scans') })).toMatchObject({ ok: true });
+
+  await expect(fx.host.start()).resolves.toBeUndefined();
+  const scans = path.join(fx.dataDir, 'scans');
+  expect(await call('settings.update', { hot_folder: scans })).toMatchObject({ ok: true, value: { hot_folder: scans } });
+  expect(fs.existsSync(path.join(scans, 'processed'))).toBe(true);
+});
