@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { HostComponent } from '../host/create-host';
 import { startSandbox, type Sandbox } from '../sandbox/start-sandbox';
@@ -15,7 +15,9 @@ export interface EmbeddedSandboxOptions {
  * Sandbox mode (DESIGN.md §1): with no upstream configured, the host runs the sandbox
  * in-process on a loopback port and syncs to it over real HTTP, exactly as it would to a
  * vendor. Its data lives in the data dir, so what was synced to it is still there after a
- * restart. The API key is fresh each start: only this process ever talks to it.
+ * restart. Only this process ever talks to it. Its API key is derived from the host's key,
+ * so it is the same after a restart: the sandbox scopes Idempotency-Keys by caller key, and
+ * an entry a crash left `sending` must be replayed, not created again, when it is resent.
  */
 export interface EmbeddedSandbox extends HostComponent {
   /** Starts it if it is not running; the address and key to sync with. */
@@ -27,15 +29,22 @@ export function embeddedSandboxPath(dataDir: string): string {
   return path.join(dataDir, 'sandbox', 'sandbox.sqlite');
 }
 
+/** Stable for one data dir's key; random (one run only) without a key. */
+function sandboxApiKey(encryptionKey: Buffer | undefined): string {
+  if (!encryptionKey) return randomBytes(32).toString('hex');
+  return Buffer.from(hkdfSync('sha256', encryptionKey, Buffer.alloc(0), 'coverdesk embedded sandbox api key v1', 32)).toString('hex');
+}
+
 export function createEmbeddedSandbox(options: EmbeddedSandboxOptions): EmbeddedSandbox {
   let running: Promise<Sandbox> | null = null;
+  const apiKey = sandboxApiKey(options.encryptionKey);
   return {
     name: 'embedded-sandbox',
     ensure() {
       running ??= startSandbox({
         port: 0,
         dbFile: embeddedSandboxPath(options.dataDir),
-        apiKey: randomBytes(32).toString('hex'),
+        apiKey,
         delayMs: options.delayMs,
         encryptionKey: options.encryptionKey,
       });
