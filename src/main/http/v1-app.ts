@@ -65,8 +65,12 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
     await next();
   });
 
-  /** Runs a create at most once per Idempotency-Key, replaying its first success. */
-  async function idempotent(c: Context<AppEnv>, requestHash: string, run: () => Promise<unknown>): Promise<Response> {
+  /**
+   * Runs a create at most once per Idempotency-Key, replaying its first success. `run` gets
+   * a `commit` to hand the service: the answer is stored in the create's own transaction,
+   * so a crash can never leave a record whose key would let it be created again.
+   */
+  async function idempotent(c: Context<AppEnv>, requestHash: string, run: (commit?: (resource: unknown) => void) => Promise<unknown>): Promise<Response> {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return c.json(await run(), 201);
     if (!IDEMPOTENCY_KEY.test(key)) {
@@ -91,16 +95,22 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
       case 'new':
         break;
     }
+    let stored = false;
+    const commit = (resource: unknown) => {
+      idempotency.complete(scope, key, 201, JSON.stringify(resource));
+      stored = true;
+    };
     let body: string;
     try {
-      body = JSON.stringify(await run());
+      body = JSON.stringify(await run(commit));
     } catch (error) {
       // Only successes are kept: a refused request created nothing and may be sent again
-      // once fixed (e.g. a reference that now exists).
+      // once fixed (e.g. a reference that now exists). A stored answer is never released.
       idempotency.release(scope, key);
       throw error;
     }
-    idempotency.complete(scope, key, 201, body);
+    // Photo uploads store their answer here: the same bytes again are the same photo anyway.
+    if (!stored) idempotency.complete(scope, key, 201, body);
     c.header('Content-Type', 'application/json');
     return c.body(body, 201);
   }
@@ -129,8 +139,8 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
       }
       const input = parseJson(await readBody(c, MAX_JSON_BYTES));
       const context: CallContext = { source: options.source, idempotency_key: c.req.header('idempotency-key') };
-      return idempotent(c, sha256(canonicalJson(input)), () =>
-        service.create(collection as CreatableCollection, input as never, context),
+      return idempotent(c, sha256(canonicalJson(input)), (commit) =>
+        service.create(collection as CreatableCollection, input as never, { ...context, commit }),
       );
     });
   }
@@ -163,7 +173,7 @@ function errorResponse(c: Context<AppEnv>, error: ServiceError): Response {
 function asServiceError(error: unknown, c: Context<AppEnv>, log?: (message: string) => void): ServiceError {
   if (isServiceError(error)) return error;
   log?.(`internal error in request ${c.get('requestId')}: ${error instanceof Error ? error.name : typeof error}`);
-  return new ServiceError('internal_error', 'Something went wrong on our side and nothing was half-written. Retry with the same Idempotency-Key.');
+  return new ServiceError('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key: what was created is answered again, never created twice.');
 }
 
 /** Reads the body up to `limit` bytes, refusing a larger one without reading it all. */

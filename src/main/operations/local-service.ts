@@ -83,16 +83,17 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
   return {
     async create<K extends CreatableCollection>(collection: K, rawInput: unknown, context: CallContext) {
       const input = parseOrThrow(COLLECTIONS[collection].create, rawInput);
-      const row = inTransaction(db, () => {
+      const resource = inTransaction(db, () => {
         const built = buildRecord(deps, collection, input as never, context);
         insertRecord(db, collection, built.row);
         effects.record({ collection, id: built.row.id, input: input as Record<string, unknown>, refs: built.refs });
-        return built.row;
+        // Just written and queued: no need to read either back.
+        const created = toResource(deps, collection, built.row as RowOf<K>) as ResourceOf<K> & { sync?: unknown };
+        if (effects.sync) created.sync = { state: 'queued', remote_id: null, error: null };
+        context.commit?.(created);
+        return created;
       });
-      deps.onChange?.({ collection, id: row.id });
-      // Just written and queued: no need to read either back.
-      const resource = toResource(deps, collection, row as RowOf<K>) as ResourceOf<K> & { sync?: unknown };
-      if (effects.sync) resource.sync = { state: 'queued', remote_id: null, error: null };
+      deps.onChange?.({ collection, id: resource.id });
       return resource;
     },
 

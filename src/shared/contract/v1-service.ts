@@ -11,6 +11,11 @@ export interface CallContext {
   source: Source;
   /** The request's Idempotency-Key, where it has one; the sync worker sends its entry id. */
   idempotency_key?: string;
+  /**
+   * Called with the answer inside the create's own transaction, so whatever it writes (the
+   * HTTP layer's stored Idempotency-Key response) commits with the record or not at all.
+   */
+  commit?(resource: unknown): void;
 }
 
 /**

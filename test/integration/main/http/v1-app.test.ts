@@ -53,6 +53,27 @@ describe('the /v1 HTTP layer', () => {
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('stores the answer with the record: a failure after the commit is answered again, never created twice', async () => {
+    const service = fx.host.service;
+    // The record commits, then the request dies before it can answer.
+    const dying: V1Service = {
+      ...service,
+      create: async (c, i, ctx) => {
+        await service.create(c, i, ctx);
+        throw new Error('lost after the commit');
+      },
+    };
+    const count = () => (fx.snapshot().patients as number);
+    const before = count();
+    expect((await appOver(dying).request('/v1/patients', post('k-commit'))).status).toBe(500);
+    expect(count()).toBe(before + 1);
+    now += 10_000; // past the time a claim with no answer is taken over, within the key's window
+    const retry = await appOver(service).request('/v1/patients', post('k-commit'));
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(count()).toBe(before + 1);
+  });
+
   it('forgets a key after its window, and takes over a claim whose request died', async () => {
     const app = appOver(fx.host.service);
     const first = (await (await app.request('/v1/patients', post('k2'))).json()) as { id: string };
