@@ -61,6 +61,7 @@ async function main(): Promise<void> {
   app.enableSandbox();
   app.on('web-contents-created', (_event, contents) => applyNavigationPolicy(contents, { appOrigins, openExternal: (url) => shell.openExternal(url) }));
   process.on('uncaughtException', (error) => report('Unexpected error', error));
+  process.on('unhandledRejection', (reason) => report('Unexpected error', reason));
 
   await app.whenReady();
   if (process.platform === 'win32') app.setAppUserModelId('com.coverdesk.app');
@@ -97,9 +98,25 @@ async function main(): Promise<void> {
   if (app.isPackaged) {
     startAutoUpdates({ updater: autoUpdater, feed: resolveUpdateFeed(process.env), log: (message) => console.log(message) });
   }
-  app.on('window-all-closed', () => {
-    void host.close().finally(() => app.quit());
+  // However the app quits (the last window, Cmd+Q, the updater's restart), the host closes
+  // first: the sync worker's last outcomes, the local API, the database.
+  let hostClosed = false;
+  let closing: Promise<void> | undefined;
+  const quitAfterHost = () => {
+    closing ??= host
+      .close()
+      .catch((error: unknown) => report('Closing Coverdesk', error))
+      .finally(() => {
+        hostClosed = true;
+        app.quit();
+      });
+  };
+  app.on('before-quit', (event) => {
+    if (hostClosed) return;
+    event.preventDefault();
+    quitAfterHost();
   });
+  app.on('window-all-closed', quitAfterHost);
 }
 
 /** Settles once the app is up (or has given up); the shell's tests await it. */

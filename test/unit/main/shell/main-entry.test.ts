@@ -102,6 +102,18 @@ afterEach(async () => {
 });
 
 describe('the Electron main process', () => {
+  it('closes the host before any quit (Cmd+Q, the updater), not only when the last window closes', async () => {
+    const { appEvents, module } = await startApp();
+    const event = { preventDefault: vi.fn() };
+    for (const listener of appEvents.listeners('before-quit')) (listener as (e: typeof event) => void)(event);
+    expect(event.preventDefault).toHaveBeenCalled();
+    await vi.waitFor(() => expect(module.app.quit).toHaveBeenCalled());
+    // Once the host is closed the quit goes through.
+    const again = { preventDefault: vi.fn() };
+    for (const listener of appEvents.listeners('before-quit')) (listener as (e: typeof again) => void)(again);
+    expect(again.preventDefault).not.toHaveBeenCalled();
+  });
+
   it('opens one window from the secure preferences, on app:// rather than file://', async () => {
     const { windows, module } = await startApp();
     expect(module.protocol.registerSchemesAsPrivileged).toHaveBeenCalledWith([
