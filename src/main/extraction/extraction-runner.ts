@@ -86,7 +86,13 @@ export function createExtractionRunner(deps: ExtractionRunnerDeps): ExtractionRu
     while (!stopped && queue.size > 0) {
       const id = queue.values().next().value as string;
       queue.delete(id);
-      await complete(id);
+      try {
+        await complete(id);
+      } catch (error) {
+        // The record could not even be marked failed (the database is closing, the disk is
+        // full): it stays pending and is read again at the next start. The runner goes on.
+        log(`extraction ${id}: left pending (${error instanceof Error ? error.name : 'unknown'})`);
+      }
     }
     running = undefined;
   }

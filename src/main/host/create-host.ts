@@ -200,10 +200,16 @@ export function createHost(options: HostOptions): Host {
     async close() {
       if (closed) return;
       closed = true;
-      for (const component of started.reverse()) await component.stop?.();
+      // One part failing to stop (a full disk) must not keep the others, or the database, open.
+      const stops = [...started.reverse().map((component) => () => component.stop?.()), () => extraction.close()];
       started = [];
-      // Also when never started: an intake preview may have started the OCR worker.
-      await extraction.close();
+      for (const stop of stops) {
+        try {
+          await stop();
+        } catch (error) {
+          log.write('host.stop_failed', { error: error instanceof Error ? error.name : 'unknown' });
+        }
+      }
       database.close();
     },
   };
