@@ -16,6 +16,7 @@ import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
 import { createAuditLog, workstationUser, type AuditLog } from '../security/audit-log';
 import { withAuditTrail } from '../security/audited-bridge';
+import { withAuditedService } from '../security/audited-service';
 import { databaseFileState } from '../security/database-cipher';
 import { keyFilePaths, readOrCreateKeyFile } from '../security/database-key';
 import { systemClock, type Clock } from '../support/clock';
@@ -113,7 +114,8 @@ export function createHost(options: HostOptions): Host {
   const db = database.db;
   seedReferenceData(db);
   const log = options.log ?? createHostLog({ file: logFilePath(options.dataDir), clock });
-  const audit = createAuditLog({ db, clock, actor: options.actor ?? workstationUser() });
+  const actor = options.actor ?? workstationUser();
+  const audit = createAuditLog({ db, clock, actor });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
   const service = createLocalService({
@@ -129,7 +131,8 @@ export function createHost(options: HostOptions): Host {
   const localApi = createLocalApi({
     dataDir: options.dataDir,
     db,
-    service,
+    // Scanner software reads and writes PHI too: the same audit trail, naming the channel.
+    service: withAuditedService(service, createAuditLog({ db, clock, actor: `${actor} (local API)` })),
     clock,
     ids,
     tcpPort: options.localApi ? options.localApi.tcpPort : undefined,

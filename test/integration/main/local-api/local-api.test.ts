@@ -79,6 +79,22 @@ describe('local API', () => {
     expect(viaBridge).toMatchObject({ ok: true, value: { id: card.json.id, source: 'api', member_id: 'M-1' } });
   });
 
+  it('leaves the same audit trail as the desk, naming the channel: creates, reads, listed records and photos', async () => {
+    fx = await startLocalApiHost();
+    const call = v1Caller({ socketPath: socketPath(fx.dataDir) }, tokenOf(fx));
+    const patient = await call('POST', '/v1/patients', { first_name: 'Audit', last_name: 'Trail', date_of_birth: '1970-05-05' });
+    await call('GET', `/v1/patients/${patient.json.id}`);
+    await call('GET', '/v1/patients?limit=5');
+    await call('GET', '/v1/providers');
+    const entries = fx.host.audit.list({ limit: 10 }).data.reverse();
+    expect(entries.map((e) => [e.action, e.record_id])).toEqual([
+      ['create', patient.json.id],
+      ['view', patient.json.id],
+      ['view', patient.json.id],
+    ]);
+    for (const entry of entries) expect(entry.actor).toMatch(/ \(local API\)$/);
+  });
+
   it('stops accepting the old token the moment a new one is made', async () => {
     fx = await startLocalApiHost();
     const target = { socketPath: socketPath(fx.dataDir) };

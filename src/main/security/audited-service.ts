@@ -1,0 +1,41 @@
+import type { Collection, V1Service } from '../../shared/contract';
+import type { AuditLog } from './audit-log';
+
+/** Reference data is not PHI: reading a provider or a payer is not audited. */
+const REFERENCE: ReadonlySet<Collection> = new Set(['providers', 'clearinghouse_entities']);
+
+/**
+ * The host's service as the local API serves it, with the audit trail the desk's bridge
+ * has: every create, every record read, every photo. Unlike the desk (whose screens refresh
+ * lists every few seconds), each record a scanner lists is audited as viewed: a list is how
+ * an integration would read patients in bulk.
+ */
+export function withAuditedService(service: V1Service, audit: AuditLog): V1Service {
+  return {
+    async create(collection, input, context) {
+      const created = await service.create(collection, input, context);
+      audit.append('create', created.id);
+      return created;
+    },
+    async get(collection, id) {
+      const record = await service.get(collection, id);
+      if (!REFERENCE.has(collection)) audit.append('view', record.id);
+      return record;
+    },
+    async list(collection, params) {
+      const page = await service.list(collection, params);
+      if (!REFERENCE.has(collection)) for (const record of page.data) audit.append('view', record.id);
+      return page;
+    },
+    async uploadPhoto(photo) {
+      const stored = await service.uploadPhoto(photo);
+      audit.append('create', stored.object_key);
+      return stored;
+    },
+    async readPhoto(objectKey) {
+      const photo = await service.readPhoto(objectKey);
+      audit.append('view', objectKey);
+      return photo;
+    },
+  };
+}
