@@ -16,9 +16,14 @@ export interface Listening {
 export async function listen(app: { fetch: (request: Request, env: never) => Response | Promise<Response> }, target: ListenTarget): Promise<Listening> {
   const server = createAdaptorServer({ fetch: app.fetch as never }) as Server;
   await new Promise<void>((resolve, reject) => {
+    const listening = () => {
+      // Only failures to listen reject; later server errors must not vanish into it.
+      server.off('error', reject);
+      resolve();
+    };
     server.once('error', reject);
-    if ('path' in target) server.listen(target.path, resolve);
-    else server.listen(target.port, target.hostname ?? '127.0.0.1', resolve);
+    if ('path' in target) server.listen(target.path, listening);
+    else server.listen(target.port, target.hostname ?? '127.0.0.1', listening);
   });
   const info = server.address();
   const port = typeof info === 'object' && info ? (info as AddressInfo).port : undefined;

@@ -2,8 +2,6 @@ import type { HostComponent } from '../host/create-host';
 import { createHotFolder, type HotFolder, type HotFolderDeps } from './hot-folder';
 
 export interface HotFolderComponent extends HostComponent {
-  /** The folder being watched, or null while stopped. */
-  dir(): string | null;
   /** Watches the folder `dirOf()` names now, if it changed (a new folder saved in Settings). */
   reload(): Promise<void>;
 }
@@ -52,7 +50,6 @@ export function createHotFolderComponent(deps: Omit<HotFolderDeps, 'dir'> & { di
       await switching;
       await close();
     },
-    dir: () => watching,
     reload() {
       const next = switching.then(async () => {
         if (!active || (folder && deps.dirOf() === watching)) return;

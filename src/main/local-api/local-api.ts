@@ -61,6 +61,7 @@ export function createLocalApi(deps: LocalApiDeps): LocalApi {
   return {
     name: 'local-api',
     async start() {
+      problem = undefined;
       try {
         token = ensureToken(deps.dataDir);
         const target = platform === 'win32' ? pipePath() : await prepareSocketPath(deps.dataDir);

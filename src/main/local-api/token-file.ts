@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeFileAtomically } from '../support/write-file-atomically';
 import { assertPrivate } from './private-path';
 
 export function tokenPath(dataDir: string): string {
@@ -13,10 +14,8 @@ function newToken(): string {
 }
 
 function writeToken(file: string, token: string): void {
-  // Write beside and rename, so a reader never sees half a token; 0600 from the start.
-  const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${token}\n`, { mode: 0o600 });
-  fs.renameSync(temp, file);
+  // A reader never sees half a token; 0600 from the first byte.
+  writeFileAtomically(file, `${token}\n`);
 }
 
 /** The local API's bearer token: created at first start, then read (and its mode checked). */

@@ -72,18 +72,24 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const database = openDatabase({ file: dbFile, key: options.encryptionKey });
   let url = '';
-  const service = createSandboxService({
-    db: database.db,
-    clock,
-    ids,
-    photos: createPhotoStore(photosDir, { key: options.encryptionKey }),
-    // Absolute, as a vendor's would be: the sandbox has one address. Fetch with the same key.
-    photoUrl: (key) => `${url}/v1/photos/${key}`,
-    delayMs: options.delayMs,
-    longPendingMs: options.longPendingMs,
-    extractor: options.extractor,
-    log: options.log,
-  });
+  let service: ReturnType<typeof createSandboxService>;
+  try {
+    service = createSandboxService({
+      db: database.db,
+      clock,
+      ids,
+      photos: createPhotoStore(photosDir, { key: options.encryptionKey }),
+      // Absolute, as a vendor's would be: the sandbox has one address. Fetch with the same key.
+      photoUrl: (key) => `${url}/v1/photos/${key}`,
+      delayMs: options.delayMs,
+      longPendingMs: options.longPendingMs,
+      extractor: options.extractor,
+      log: options.log,
+    });
+  } catch (error) {
+    database.close();
+    throw error;
+  }
   const app = createV1App({
     service,
     source: 'api',

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { assertPrivate } from '../local-api/private-path';
+import { writeFileAtomically } from '../support/write-file-atomically';
 import { SEALED_SECRETS, deriveFileKey, isSealed, seal, unseal } from '../security/sealed-file';
 
 /** The secrets Coverdesk keeps. Never in the database, never in logs, never sent back to the UI. */
@@ -33,10 +34,8 @@ export function createFileSecretStore(dataDir: string, options: { key?: Buffer }
   const label = path.basename(file);
 
   function write(secrets: Partial<Record<SecretName, string>>): void {
-    const temp = `${file}.${process.pid}.tmp`;
     const json = Buffer.from(JSON.stringify(secrets), 'utf8');
-    fs.writeFileSync(temp, fileKey ? seal(fileKey, SEALED_SECRETS, label, json) : json, { mode: 0o600 });
-    fs.renameSync(temp, file);
+    writeFileAtomically(file, fileKey ? seal(fileKey, SEALED_SECRETS, label, json) : json);
   }
 
   function read(): Partial<Record<SecretName, string>> {

@@ -25,14 +25,25 @@ export function logFilePath(dataDir: string): string {
 
 export function createHostLog({ file, clock }: { file: string; clock: Clock }): HostLog {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  try {
-    if (fs.statSync(file).size > MAX_BYTES) fs.renameSync(file, `${file}.1`);
-  } catch {
-    // No log yet.
-  }
-  const write = (event: string, fields: LogFields = {}) => {
+  let size = 0;
+  const rotateIfFull = () => {
     try {
-      fs.appendFileSync(file, `${JSON.stringify({ at: clock.now().toISOString(), event, ...fields })}\n`, { mode: 0o600 });
+      size = fs.statSync(file).size;
+      if (size > MAX_BYTES) {
+        fs.renameSync(file, `${file}.1`);
+        size = 0;
+      }
+    } catch {
+      size = 0; // No log yet.
+    }
+  };
+  rotateIfFull();
+  const write = (event: string, fields: LogFields = {}) => {
+    const line = `${JSON.stringify({ ...fields, at: clock.now().toISOString(), event })}\n`;
+    try {
+      // A desk left running for weeks must not grow one file without end.
+      if ((size += line.length) > MAX_BYTES) rotateIfFull();
+      fs.appendFileSync(file, line, { mode: 0o600 });
     } catch {
       // A full disk must not stop the desk; the log is for support, not for the record.
     }

@@ -128,6 +128,7 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
       started = true;
     },
     async stop() {
+      started = false;
       unsubscribe?.();
       await engine.stop();
     },

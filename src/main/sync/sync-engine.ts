@@ -234,6 +234,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   /** DESIGN.md §3: past the upstream's memory of the key, look the card up or ask a person. */
   async function afterWindow(service: V1Service, entry: OutboxEntry): Promise<{ remoteId: string } | 'send' | 'review'> {
+    // A photo is named by its bytes: sending it again can only find the same photo.
+    if (entry.collection === 'photos') return 'send';
     const reference = entry.collection === 'insurance_cards' ? cardReferenceId(entry) : null;
     if (!reference?.ours) return 'review';
     const found = await findCardByReference(service, reference.value, entry.first_attempt_at!, policy.clockSkewMs);

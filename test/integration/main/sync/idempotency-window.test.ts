@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearinghouse_entities, providers } from '../../../../src/main/db/schema';
 import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
+import { makePng } from '../../../support/images';
 import { startScriptedProxy } from '../../../support/sync/scripted-proxy';
 import { closeAfterEach, expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
 
@@ -27,13 +28,17 @@ describe('past the idempotency window (DESIGN.md §3)', () => {
     });
     const { bridge } = fx.host;
     const patient = await bridge['patients.create']({ first_name: 'Maria', last_name: 'Garcia', date_of_birth: '1978-03-14' });
-    const card = await bridge['cards.create']({ patient_id: patient.id, member_id: 'W284619375' });
+    const photo = await bridge['photos.upload']({ content_type: 'image/png', data_base64: Buffer.from(makePng(9, 9)).toString('base64') });
+    const card = await bridge['cards.create']({ patient_id: patient.id, member_id: 'W284619375', front_photo_object_key: photo.object_key });
 
     const review = await waitFor('the patient to need review', async () => {
       const items = (await bridge['sync.list']({ states: ['needs_review'] })).data;
       return items.length ? items[0] : undefined;
     });
     expect(review).toMatchObject({ record_id: patient.id, last_error: { code: 'idempotency_window_passed' } });
+    // A photo is named by its bytes: past the window it is simply sent again, no person asked.
+    const photoState = () => (fx!.host.database.sqlite.prepare('SELECT state FROM outbox WHERE record_id = ?').get(photo.object_key) as { state: string }).state;
+    await waitFor('the photo to be sent again', async () => (photoState() === 'synced' ? true : undefined));
     expect(review.last_error?.message).toMatch(/send it again or discard it/);
     expect((await bridge['cards.get']({ id: card.id })).sync?.state).toBe('blocked');
     expect((await fx.status()).counts).toMatchObject({ needs_review: 1, blocked: 1 });
