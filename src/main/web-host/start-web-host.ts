@@ -1,8 +1,7 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createHost, type Host, type HostOptions } from '../host/create-host';
+import { listen, type Listening } from '../http/listen';
 import { createWebHostApp } from './web-host-app';
 
 export interface WebHostOptions extends HostOptions {
@@ -34,30 +33,23 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     secret,
     rendererDir: options.rendererDir ?? path.resolve(__dirname, '../../../out/renderer'),
   });
-  let server: ServerType;
+  let server: Listening;
   try {
-    server = await new Promise((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(s));
-      s.once('error', reject);
-    });
+    server = await listen(app, { port: options.port ?? 0, hostname: '127.0.0.1' });
   } catch (error) {
     await host.close();
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
       ? new Error(`Port ${options.port} is already in use on 127.0.0.1: pick another with --port, or 0 for any free port.`)
       : error;
   }
-  const { port } = server.address() as AddressInfo;
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = server.address;
   return {
     host,
     origin,
     url: `${origin}/#secret=${secret}`,
     async close() {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        // SSE streams hold connections open; end them so close() returns.
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
-      });
+      // listen's close also ends the SSE streams that would hold it open.
+      await server.close();
       await host.close();
     },
   };
