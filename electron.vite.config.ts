@@ -26,6 +26,9 @@ export default defineConfig({
     build: {
       // electron-vite leaves bundles unminified; the page parses this one on every start.
       minify: true,
+      // Class private fields (TanStack Query uses them) lowered to WeakMaps: Electronegativity's
+      // parser cannot read them, and a bundle it cannot parse is a bundle it cannot check.
+      target: 'es2021',
       rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } },
     },
   },

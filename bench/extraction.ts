@@ -1,13 +1,14 @@
 import { createWorker } from 'tesseract.js';
 import { generateCards } from '../scripts/generate-cards';
-import { createExtractionEngine } from '../src/main/extraction/extraction-engine';
-import { offlineTesseractOptions } from '../src/main/extraction/ocr-worker';
-import { SEED_CLEARINGHOUSE_ENTITIES } from '../src/main/sandbox/seed-data';
+import { createExtractionEngine } from '@src/main/extraction/extraction-engine';
+import { offlineTesseractOptions } from '@src/main/extraction/ocr-worker';
+import { directoryEntities } from '@src/shared/payers/payer-directory';
 import { median, percentile, type BenchResult, type Benchmark } from './harness';
 
 /**
- * On-device card extraction, per card image, after warm-up: our whole path (image
- * preparation, OCR passes, field re-reads, parsing) against the raw limit, a bare
+ * On-device card extraction, per card image, after warm-up: our whole path (finding the
+ * card in the photo, image preparation, quality gate, OCR passes, field re-reads, parsing,
+ * payer matching against the directory) against the raw limit, a bare
  * tesseract.js recognize of the same image with the same offline language data and no
  * preparation or parsing. And the time to start the OCR worker, against a bare
  * `createWorker` with the same options.
@@ -16,8 +17,13 @@ export const extraction: Benchmark = async ({ quick }) => {
   const count = quick ? 12 : 40;
   const warmup = 3;
   const starts = quick ? 2 : 4;
-  const cards = await generateCards({ count: count + warmup, seed: 7 });
-  const context = { entities: SEED_CLEARINGHOUSE_ENTITIES };
+  // Half flat cards, half photos the card has to be found in first (on a desk in
+  // perspective, small in a video frame, both sides side by side), against the payer
+  // directory the desk ships with.
+  const classic = await generateCards({ count: Math.ceil((count + warmup) / 2), seed: 7 });
+  const found = await generateCards({ count: Math.floor((count + warmup) / 2), seed: 7, styles: 'held-out' });
+  const cards = classic.flatMap((card, i) => (found[i] ? [card, found[i]] : [card]));
+  const context = { entities: directoryEntities() };
 
   const ourStarts: number[] = [];
   const rawStarts: number[] = [];

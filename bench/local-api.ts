@@ -2,13 +2,13 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { createHost } from '../src/main/host/create-host';
-import { socketPath } from '../src/main/local-api/endpoints';
-import { ensurePrivateDir } from '../src/main/local-api/private-path';
-import { tokenPath } from '../src/main/local-api/token-file';
-import { applyDatabaseKey } from '../src/main/security/database-cipher';
-import { newDatabaseKey } from '../src/main/security/database-key';
-import { makeTempDir } from '../test/support/temp-dir';
+import { createHost } from '@src/main/host/create-host';
+import { socketPath } from '@src/main/local-api/endpoints';
+import { ensurePrivateDir } from '@src/main/support/private-path';
+import { tokenPath } from '@src/main/local-api/token-file';
+import { applyDatabaseKey } from '@src/main/db/database-cipher';
+import { newDatabaseKey } from '@src/main/db/database-key';
+import { makeTempDir } from '@test/support/temp-dir';
 import { closedPort, interleaved, median, percentile, type BenchResult, type Benchmark } from './harness';
 import { startHttpLoad, type HttpLoad, type LoadJob, type LoadResult } from './http-load';
 
@@ -70,7 +70,8 @@ function bareInsert(file: string, key: Buffer): { insert(): void; close(): void 
   return { insert: () => insert(), close: () => db.close() };
 }
 
-type Variant = { name: string; keyed: boolean; baseline: 'bare' | 'insert'; goal: boolean };
+/** The goal is a ratio floor against this variant's raw limit (none: a side figure). */
+type Variant = { name: string; keyed: boolean; baseline: 'bare' | 'insert'; goal: number | null };
 
 /** One variant on a fresh host (an empty outbox), so no variant inherits another's queue. */
 async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, roundMs: number): Promise<BenchResult[]> {
@@ -114,7 +115,7 @@ async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, 
     const oursP99 = percentile(measured.ours.flatMap((r) => r.latencies), 99);
     const rawP99 = percentile(measured.raw.flatMap((r) => r.latencies), 99);
     return [
-      { name: `${variant.name}.throughput`, value: ours, unit: 'ops/s', baseline: raw, ratio: ours / raw, ...(variant.goal ? { goal: 'ratio ≥ 0.5', met: ours / raw >= 0.5 } : {}) },
+      { name: `${variant.name}.throughput`, value: ours, unit: 'ops/s', baseline: raw, ratio: ours / raw, ...(variant.goal !== null ? { goal: `ratio ≥ ${variant.goal}`, met: ours / raw >= variant.goal } : {}) },
       { name: `${variant.name}.p99`, value: oursP99, unit: 'ms', baseline: rawP99, ratio: rawP99 / oursP99 },
     ];
   } finally {
@@ -140,9 +141,11 @@ export const localApi: Benchmark = async ({ quick }) => {
   const load = startHttpLoad();
   try {
     const variants: Variant[] = [
-      { name: 'local_api.create_patient', keyed: false, baseline: 'bare', goal: true },
-      { name: 'local_api.create_patient_idempotent', keyed: true, baseline: 'bare', goal: false },
-      { name: 'local_api.create_patient_vs_insert', keyed: false, baseline: 'insert', goal: false },
+      // Against a server that stores nothing: at least a quarter of its rate.
+      { name: 'local_api.create_patient', keyed: false, baseline: 'bare', goal: 0.25 },
+      { name: 'local_api.create_patient_idempotent', keyed: true, baseline: 'bare', goal: null },
+      // Against a server making one durable insert per request: group commit should beat it by half again.
+      { name: 'local_api.create_patient_vs_insert', keyed: false, baseline: 'insert', goal: 1.5 },
     ];
     const results: BenchResult[] = [];
     for (const variant of variants) results.push(...(await measureVariant(load, variant, rounds, roundMs)));

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import path from 'node:path';
-import { createHost } from '../src/main/host/create-host';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../src/main/sandbox/seed-data';
-import { applyDatabaseKey } from '../src/main/security/database-cipher';
-import { newDatabaseKey } from '../src/main/security/database-key';
-import type { CallContext } from '../src/shared/contract';
-import { makeTempDir } from '../test/support/temp-dir';
-import { makePng } from '../test/support/images';
+import { createHost } from '@src/main/host/create-host';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { applyDatabaseKey } from '@src/main/db/database-cipher';
+import { newDatabaseKey } from '@src/main/db/database-key';
+import type { CallContext } from '@src/shared/contract';
+import { makeTempDir } from '@test/support/temp-dir';
+import { makePng } from '@test/support/images';
 import { percentile, timeEach, type BenchResult, type Benchmark } from './harness';
 
 const DESK: CallContext = { source: 'dashboard' };

@@ -2,6 +2,11 @@ import { extraction } from './extraction';
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
 import { localApi } from './local-api';
 import { localCreate } from './local-create';
+import { payerSearch } from './payer-search';
+import { practicePull } from './practice-pull';
+import { schedule } from './schedule';
+import { uiSchedule } from './ui-schedule';
+import { outboxSize } from './outbox-size';
 import { startup } from './startup';
 import { syncDrain } from './sync-drain';
 import { uiToday } from './ui-today';
@@ -17,6 +22,11 @@ const BENCHMARKS: Record<string, Benchmark> = {
   sync_drain: syncDrain,
   ui_today: uiToday,
   extraction,
+  outbox_size: outboxSize,
+  payer_search: payerSearch,
+  practice_pull: practicePull,
+  schedule,
+  ui_schedule: uiSchedule,
 };
 
 async function main(): Promise<void> {

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { startSandbox } from '../src/main/sandbox/start-sandbox';
+import { startSandbox } from '@src/main/sandbox/start-sandbox';
 
 /**
  * The sandbox upstream on its own thread: an upstream is never in the desk's process, and

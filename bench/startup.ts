@@ -1,10 +1,10 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import path from 'node:path';
-import { createHost, hostPaths } from '../src/main/host/create-host';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../src/main/sandbox/seed-data';
-import { applyDatabaseKey } from '../src/main/security/database-cipher';
-import { newDatabaseKey } from '../src/main/security/database-key';
-import { makeTempDir } from '../test/support/temp-dir';
+import { createHost, hostPaths } from '@src/main/host/create-host';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { applyDatabaseKey } from '@src/main/db/database-cipher';
+import { newDatabaseKey } from '@src/main/db/database-key';
+import { makeTempDir } from '@test/support/temp-dir';
 import { median, timeEach, type Benchmark } from './harness';
 
 /** Fills a host database with `count` records (patients, cards, checks with benefits) and their synced outbox entries. */

@@ -1,26 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Worker } from 'node:worker_threads';
-import { createHost } from '../src/main/host/create-host';
-import { DEFAULT_SYNC_POLICY } from '../src/main/sync/sync-engine';
-import type { CallContext } from '../src/shared/contract';
-import { makeTempDir } from '../test/support/temp-dir';
+import { createHost } from '@src/main/host/create-host';
+import { DEFAULT_SYNC_POLICY } from '@src/main/sync/sync-engine';
+import type { CallContext } from '@src/shared/contract';
+import { makeTempDir } from '@test/support/temp-dir';
 import { interleaved, median, startTsWorker, type BenchResult, type Benchmark } from './harness';
 import type { SandboxWorkerData } from './sandbox-worker';
 
 const DESK: CallContext = { source: 'dashboard' };
-const PATIENT = { first_name: 'Bench', last_name: 'Mark', date_of_birth: '1980-01-01' };
+/**
+ * A different person each time, as at a real desk: the desk also pulls what the practice
+ * registered (the bare loop's patients among them) and looks each one up for duplicates,
+ * which 10,000 namesakes born the same day would turn into a benchmark of that instead.
+ */
+function patient(n: number, side: string): { first_name: string; last_name: string; date_of_birth: string } {
+  const day = new Date(Date.UTC(1930, 0, 1) + (n % 25_000) * 86_400_000).toISOString().slice(0, 10);
+  return { first_name: `Bench${side}${n}`, last_name: `Mark${n}`, date_of_birth: day };
+}
 const CARD = { member_id: 'XGH123456789', group_number: 'G1' };
-/** The product's setting: the bare loop keeps as many requests in flight as the worker may. */
-const CONCURRENCY = DEFAULT_SYNC_POLICY.concurrency;
+/** The product's setting: the bare loop keeps as many requests in flight as the worker's window may grow to. */
+const CONCURRENCY = DEFAULT_SYNC_POLICY.maxConcurrency;
 
-interface Upstream {
+export interface Upstream {
   url: string;
   apiKey: string;
   close(): Promise<void>;
 }
 
-async function startSandboxWorker(dbFile: string, synchronous?: SandboxWorkerData['synchronous']): Promise<Upstream> {
+export async function startSandboxWorker(dbFile: string, synchronous?: SandboxWorkerData['synchronous']): Promise<Upstream> {
   const apiKey = randomBytes(32).toString('hex');
   const worker: Worker = startTsWorker(path.join(__dirname, 'sandbox-worker.ts'), { apiKey, dbFile, synchronous } satisfies SandboxWorkerData);
   const message = await new Promise<{ url?: string; error?: string }>((resolve, reject) => {
@@ -50,8 +58,8 @@ async function enqueue(dataDir: string, pairs: number): Promise<void> {
   host.database.sqlite.pragma('synchronous = OFF');
   try {
     for (let i = 0; i < pairs; i++) {
-      const patient = await host.service.create('patients', PATIENT, DESK);
-      await host.service.create('insurance_cards', { ...CARD, patient_id: patient.id }, DESK);
+      const registered = await host.service.create('patients', patient(i, 'Desk'), DESK);
+      await host.service.create('insurance_cards', { ...CARD, patient_id: registered.id }, DESK);
     }
   } finally {
     await host.close();
@@ -119,8 +127,8 @@ async function drainBare(upstream: Upstream, pairs: number, round: string): Prom
   const lane = async () => {
     while (next < pairs) {
       const i = next++;
-      const patient = await post('patients', PATIENT, `${round}-p${i}`);
-      await post('insurance_cards', { ...CARD, patient_id: patient.id }, `${round}-c${i}`);
+      const registered = await post('patients', patient(i, 'Bare'), `${round}-p${i}`);
+      await post('insurance_cards', { ...CARD, patient_id: registered.id }, `${round}-c${i}`);
     }
   };
   const started = process.hrtime.bigint();
@@ -173,7 +181,7 @@ export const syncDrain: Benchmark = async ({ quick }) => {
         unit: 'ops/s',
         baseline,
         ratio: value / baseline,
-        ...(variant.goal ? { goal: '≥ 1000 ops/s, ratio ≥ 0.5', met: value >= 1000 && value / baseline >= 0.5 } : {}),
+        ...(variant.goal ? { goal: '≥ 1000 ops/s, ratio ≥ 0.8', met: value >= 1000 && value / baseline >= 0.8 } : {}),
       });
     } finally {
       await upstream?.close();

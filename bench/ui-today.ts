@@ -1,19 +1,19 @@
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { createHost } from '../src/main/host/create-host';
-import { startWebHost, type WebHost } from '../src/main/web-host/start-web-host';
-import type { CallContext } from '../src/shared/contract';
-import { makeTempDir } from '../test/support/temp-dir';
+import { createHost } from '@src/main/host/create-host';
+import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
+import type { CallContext } from '@src/shared/contract';
+import { makeTempDir } from '@test/support/temp-dir';
 import { closedPort, interleaved, median, percentile, timeEach, type BenchResult, type Benchmark } from './harness';
 
 const RECORDS = 10_000;
 const DESK: CallContext = { source: 'dashboard' };
 const ROW_HEIGHT = 64;
 const VIEWPORT = { width: 1280, height: 800 };
-/** /work/shared/TOOLCHAIN.md: Debian's Chromium, never a downloaded one. */
+/** Debian's Chromium, never a downloaded one (Playwright's download cannot run on these machines). */
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 /**

@@ -5,11 +5,17 @@
  *
  *   npx tsx examples/scanner-client.ts --data-dir ~/.coverdesk --front front.jpg \
  *     [--back back.jpg] [--first Ada --last Lovelace --dob 1985-12-10] [--port 7780] [--wait 60]
+ *
+ * Calls are typed by `v1-api.generated.ts`, generated from the API's OpenAPI document
+ * (`GET /v1/openapi.json`, docs/openapi.json) with openapi-typescript, and made with
+ * openapi-fetch: when the contract changes, this file stops compiling.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import createClient from 'openapi-fetch';
+import type { components, paths } from './v1-api.generated';
 
 const { values } = parseArgs({
   options: {
@@ -32,92 +38,96 @@ if (!values['data-dir'] || !values.front) {
 }
 const dataDir = values['data-dir'];
 const token = fs.readFileSync(path.join(dataDir, 'local-api.token'), 'utf8').trim();
-const target = values.port
-  ? { host: '127.0.0.1', port: Number(values.port) }
-  : process.platform === 'win32'
-    ? { socketPath: `\\\\.\\pipe\\coverdesk-${process.env.USERNAME}` }
-    : { socketPath: path.join(dataDir, 'local-api', 'local-api.sock') };
 
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
+/**
+ * Where the local API listens without TCP: a Unix socket in the data folder, or on Windows a
+ * named pipe whose random name (new at every start) Coverdesk writes to `local-api.pipe`.
+ */
+function localSocket(): string {
+  if (process.platform === 'win32') return fs.readFileSync(path.join(dataDir, 'local-api.pipe'), 'utf8').trim();
+  return path.join(dataDir, 'local-api', 'local-api.sock');
 }
 
-function request(method: string, urlPath: string, body?: Buffer | object, headers: Record<string, string> = {}): Promise<Answer> {
-  const payload = body === undefined ? undefined : Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
+/** fetch over a Unix socket or named pipe, which the built-in fetch cannot reach. */
+async function socketFetch(request: Request): Promise<Response> {
+  const body = request.body ? Buffer.from(await request.arrayBuffer()) : undefined;
+  const url = new URL(request.url);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      {
-        ...target,
-        method,
-        path: urlPath,
-        headers: {
-          authorization: `Bearer ${token}`,
-          ...(payload && !Buffer.isBuffer(body) ? { 'content-type': 'application/json' } : {}),
-          ...headers,
-        },
-      },
+      { socketPath: localSocket(), method: request.method, path: `${url.pathname}${url.search}`, headers: Object.fromEntries(request.headers) },
       (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString() || '{}') }));
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers.set(name, String(value));
+          resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 500, headers }));
+        });
+        res.on('error', reject);
       },
     );
     req.on('error', reject);
-    req.end(payload);
+    req.end(body);
   });
 }
 
+const api = createClient<paths>({
+  baseUrl: values.port ? `http://127.0.0.1:${values.port}` : 'http://localhost',
+  headers: { Authorization: `Bearer ${token}` },
+  ...(values.port ? {} : { fetch: socketFetch }),
+});
+
 /** Stops with the API's own words: the error envelope names the field and what is allowed. */
-function expectOk(step: string, answer: Answer): Record<string, unknown> {
-  if (answer.status >= 300) {
-    console.error(`${step} failed (${answer.status}):`, JSON.stringify(answer.body.error, null, 2));
+function expectOk<T>(step: string, answer: { data?: T; error?: components['schemas']['Error']; response: Response }): T {
+  if (answer.data === undefined) {
+    console.error(`${step} failed (${answer.response.status}):`, JSON.stringify(answer.error?.error, null, 2));
     process.exit(1);
   }
-  return answer.body;
+  return answer.data;
 }
 
 async function uploadPhoto(file: string): Promise<string> {
   const type = /\.png$/i.test(file) ? 'image/png' : 'image/jpeg';
-  const answer = await request('POST', '/v1/photos', fs.readFileSync(file), { 'content-type': type });
-  return expectOk(`upload ${path.basename(file)}`, answer).object_key as string;
+  const answer = await api.POST('/v1/photos', {
+    body: new Blob([fs.readFileSync(file)], { type }),
+    headers: { 'Content-Type': type },
+    bodySerializer: (photo) => photo,
+  });
+  return expectOk(`upload ${path.basename(file)}`, answer).object_key;
 }
 
 async function main(): Promise<void> {
   // One scan, one key prefix: re-running after a crash creates nothing twice.
   const scan = `scan-${path.basename(values.front!)}-${fs.statSync(values.front!).mtimeMs}`;
+  const key = (step: string) => ({ header: { 'Idempotency-Key': `${scan}-${step}` } });
   const front = await uploadPhoto(values.front!);
   const back = values.back ? await uploadPhoto(values.back) : undefined;
   const patient = expectOk(
     'create patient',
-    await request('POST', '/v1/patients', { first_name: values.first, last_name: values.last, date_of_birth: values.dob }, { 'idempotency-key': `${scan}-patient` }),
+    await api.POST('/v1/patients', { body: { first_name: values.first!, last_name: values.last!, date_of_birth: values.dob! }, params: key('patient') }),
   );
   const card = expectOk(
     'create card',
-    await request(
-      'POST',
-      '/v1/insurance_cards',
-      { patient_id: patient.id, member_id: values['member-id'], front_photo_object_key: front, ...(back ? { back_photo_object_key: back } : {}) },
-      { 'idempotency-key': `${scan}-card` },
-    ),
+    await api.POST('/v1/insurance_cards', {
+      body: { patient_id: patient.id, member_id: values['member-id'], front_photo_object_key: front, ...(back ? { back_photo_object_key: back } : {}) },
+      params: key('card'),
+    }),
   );
-  const providers = expectOk('list providers', await request('GET', '/v1/providers?limit=1')).data as { id: string }[];
-  const payers = expectOk('list payers', await request('GET', '/v1/clearinghouse_entities?limit=1')).data as { id: string }[];
+  const providers = expectOk('list providers', await api.GET('/v1/providers', { params: { query: { limit: 1 } } })).data;
+  const payers = expectOk('list payers', await api.GET('/v1/clearinghouse_entities', { params: { query: { limit: 1 } } })).data;
   let check = expectOk(
     'create check',
-    await request(
-      'POST',
-      '/v1/electronic_eligibility_checks',
-      { insurance_card_id: card.id, provider_id: providers[0].id, clearinghouse_entity_id: payers[0].id, service_type: 'health_benefit_plan_coverage' },
-      { 'idempotency-key': `${scan}-check` },
-    ),
+    await api.POST('/v1/electronic_eligibility_checks', {
+      body: { insurance_card_id: card.id, provider_id: providers[0].id, clearinghouse_entity_id: payers[0].id, service_type: 'health_benefit_plan_coverage' },
+      params: key('check'),
+    }),
   );
-  console.log(`card ${String(card.id)}, check ${String(check.id)}: ${String(check.status)}`);
+  console.log(`card ${card.id}, check ${check.id}: ${check.status}`);
   for (let i = 0; i < Number(values.wait) && check.status === 'pending'; i++) {
     await new Promise((r) => setTimeout(r, 1000));
-    check = expectOk('read check', await request('GET', `/v1/electronic_eligibility_checks/${String(check.id)}`));
+    check = expectOk('read check', await api.GET('/v1/electronic_eligibility_checks/{id}', { params: { path: { id: check.id } } }));
   }
-  console.log(`check ${String(check.id)}: ${String(check.status)}${check.status === 'pending' ? ' (still waiting: it is queued until Coverdesk reaches the upstream)' : ''}`);
+  console.log(`check ${check.id}: ${check.status}${check.status === 'pending' ? ' (still waiting: it is queued until Coverdesk reaches the upstream)' : ''}`);
 }
 
 main().catch((error: unknown) => {

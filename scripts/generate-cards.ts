@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7]`: renders a labelled
+ * `npx tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7] [--styles held-out]`: renders a labelled
  * set of synthetic insurance cards (NAME.front.jpg|png) and `truth.json` beside them.
  *
  * The same seed gives the same cards on machines with the same fonts. Cards vary in font,
@@ -12,16 +12,23 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import sharp, { type Sharp } from 'sharp';
-import { SEED_CLEARINGHOUSE_ENTITIES } from '../src/main/sandbox/seed-data';
+import { SEED_CLEARINGHOUSE_ENTITIES } from '../src/main/reference/seed-data';
+import { homography, mapPoint, type Point } from '../src/main/extraction/perspective';
 import type { ClearinghouseEntity, ExtractedFieldName } from '../src/shared/contract';
 
+/** What the card prints for each field; '' where the card prints no such field. */
 export type CardTruth = Record<ExtractedFieldName, string>;
 
 export interface CardStyle {
   font: string;
   layout: Layout;
   labels: 'colon' | 'plain' | 'caps';
-  capture: 'scan' | 'photo';
+  /**
+   * scan: flat; photo: rotated on a plain desk; desk: in perspective on a textured desk
+   * beside a printed page; frame: small in a video frame with guides and overlay text;
+   * pair: front and back side by side in one image.
+   */
+  capture: 'scan' | 'photo' | 'desk' | 'frame' | 'pair';
   rotation_deg: number;
   exif_orientation: number | null;
   blur_sigma: number;
@@ -44,10 +51,18 @@ export interface GenerateOptions {
   count?: number;
   seed?: number;
   entities?: readonly ClearinghouseEntity[];
+  /**
+   * classic: the styles the extraction was tuned on; held-out: layouts and captures it was
+   * not (real-card layouts with ids under their labels, plan names in the footer,
+   * dependents, BCBS prefix columns; perspective on textured desks, video frames, front
+   * and back side by side), for measuring how it holds up on cards it has never seen.
+   */
+  styles?: 'classic' | 'held-out';
 }
 
 const LAYOUTS = ['inline', 'stacked', 'table', 'banner'] as const;
-type Layout = (typeof LAYOUTS)[number];
+const HELD_OUT_LAYOUTS = ['header-footer', 'prefix-columns'] as const;
+type Layout = (typeof LAYOUTS)[number] | (typeof HELD_OUT_LAYOUTS)[number];
 
 const CARD_W = 1012;
 const CARD_H = 638;
@@ -355,11 +370,279 @@ function renderFace(r: Rng, style: CardStyle, brand: Brand, rows: Row[], name: s
   return canvas.toBuffer('image/png');
 }
 
+interface HeldOutPrint {
+  name: string;
+  dependents: string[];
+  /** The id's prefix and number as printed in BCBS columns; joined they are the member id. */
+  prefix: string;
+  suffix: string;
+  plan: string;
+  payerId: string;
+}
+
+/**
+ * The held-out layouts, modelled on how real cards print (not on the classic layouts):
+ * - header-footer: "Member ID:" and "Group Number:" side by side, "Member:" with the name
+ *   on the next line and dependents under it, a "Payer ID" line, an Rx box, the plan's
+ *   product name in the footer above an "Administered by" line;
+ * - prefix-columns: captions above values, the id in Prefix / Identification # / Suffix
+ *   columns, a Rx block of "Rx Group #", "Rx BIN#", the plan in capitals in a side panel.
+ */
+function renderHeldOutFace(r: Rng, style: CardStyle, brand: Brand, truth: CardTruth, print: HeldOutPrint): Buffer {
+  const canvas = createCanvas(CARD_W, CARD_H);
+  const ctx = canvas.getContext('2d');
+  const font = style.font;
+  ctx.fillStyle = r.pick(['#ffffff', '#f7f9fc', '#fbfbf7']);
+  ctx.fillRect(0, 0, CARD_W, CARD_H);
+  const text = (value: string, x: number, y: number, size: number, color = '#111111', weight = '') => {
+    ctx.font = `${weight}${size}px "${font}"`;
+    ctx.fillStyle = color;
+    ctx.fillText(value, x, y);
+    return ctx.measureText(value).width;
+  };
+  const rule = (x0: number, x1: number, y: number) => {
+    ctx.fillStyle = brand.color;
+    ctx.fillRect(x0, y, x1 - x0, 3);
+  };
+  const mark = r.pick(brand.marks);
+  const labelColor = r.pick([brand.color, '#3b4a8c', '#555555']);
+  text(mark[0], 40, 70, 50, brand.color, 'bold ');
+  if (mark[1]) text(mark[1], 40, 104, 26, brand.color, 'bold ');
+  const colon = style.labels === 'colon' ? ':' : '';
+  const caps = (s: string) => (style.labels === 'caps' ? s.toUpperCase() : s);
+
+  if (style.layout === 'header-footer') {
+    // An issuer line that looks like an id but is not the member's.
+    text(caps('Health Plan (80840)'), 40, 150, 24, labelColor);
+    text(`${r.digits(3)}-${r.digits(5)}-${r.digits(2)}`, 300, 152, 30);
+    const idLabel = `${caps('Member ID')}${colon}`;
+    const w = text(idLabel, 40, 210, 26, labelColor);
+    text(truth.member_id, 40 + w + 40, 212, 36);
+    const groupLabel = `${caps('Group Number')}${colon}`;
+    const gw = text(groupLabel, 560, 210, 26, labelColor);
+    text(truth.group_number, Math.max(560 + gw + 30, CARD_W - 40 - 18 * truth.group_number.length - 20), 212, 36);
+    rule(40, CARD_W - 40, 232);
+    text(`${caps('Member')}${colon}`, 40, 272, 24, labelColor);
+    text(print.name, 40, 310, 34);
+    let y = 310;
+    if (print.dependents.length > 0) {
+      text(`${caps('Dependents')}${colon}`, 40, y + 34, 24, labelColor);
+      y += 34;
+      for (const dependent of print.dependents) {
+        y += 36;
+        text(dependent, 40, y, 32);
+      }
+    }
+    text(`Payer ID ${print.payerId}`, 580, 300, 26, labelColor);
+    const rx: [string, string][] = [
+      ['RxBin', truth.rx_bin],
+      ['RxPCN', truth.rx_pcn],
+      ...(truth.rx_group ? ([['RxGrp', truth.rx_group]] as [string, string][]) : []),
+    ];
+    const boxTop = 345;
+    ctx.strokeStyle = brand.color;
+    ctx.lineWidth = 4;
+    ctx.strokeRect(600, boxTop, 370, 40 + rx.length * 44);
+    rx.forEach(([label, value], i) => {
+      const lw = text(`${caps(label)}:`, 625, boxTop + 50 + i * 44, 28, labelColor);
+      text(value, 625 + lw + 14, boxTop + 50 + i * 44, 30);
+    });
+    text('Copays', 40, Math.max(y + 60, 470), 22, labelColor);
+    text(`Office: $${r.int(1, 6)}5   ER: $${r.int(1, 5)}00`, 40, Math.max(y + 92, 502), 24);
+    const planW = (() => {
+      ctx.font = `28px "${font}"`;
+      return ctx.measureText(print.plan).width;
+    })();
+    text(print.plan, CARD_W - 40 - planW, 574, 28);
+    const admin = `Administered by ${mark.join(' ')} Inc.`;
+    ctx.font = `20px "${font}"`;
+    text(admin, CARD_W - 40 - ctx.measureText(admin).width, 602, 20, '#333333');
+  } else {
+    text(r.pick(['Contoso', 'Fabrikam', 'Northwind', 'Tailspin']), 700, 80, 40, '#444444', 'bold ');
+    rule(40, 480, 130);
+    rule(530, CARD_W - 40, 130);
+    text(caps('Member'), 40, 168, 24, labelColor);
+    text(print.name, 40, 204, 30, '#111111', 'bold ');
+    text(caps('Prefix'), 40, 250, 24, labelColor);
+    text(`${caps('Identification')} #`, 150, 250, 24, labelColor);
+    text(caps('Suffix'), 380, 250, 24, labelColor);
+    text(print.prefix, 40, 290, 30, '#111111', 'bold ');
+    text(truth.member_id.slice(print.prefix.length), 150, 290, 30, '#111111', 'bold ');
+    text(print.suffix, 380, 290, 30, '#111111', 'bold ');
+    rule(40, 480, 318);
+    const rows: [string, string][] = [
+      ['Group #', truth.group_number],
+      ['Rx Group #', truth.rx_group],
+      ['Rx BIN#', truth.rx_bin],
+      ...(truth.rx_pcn ? ([['Rx PCN#', truth.rx_pcn]] as [string, string][]) : []),
+      ['BCBS', r.digits(3)],
+    ];
+    rows.forEach(([label, value], i) => {
+      const lw = text(caps(label), 40, 362 + i * 44, 26, labelColor);
+      text(value, 40 + lw + 16, 362 + i * 44, 28, '#111111', 'bold ');
+    });
+    text(print.plan.toUpperCase(), 545, 180, 28, '#111111', 'bold ');
+    text('Shared In and Out of Network', 600, 212, 20, '#333333');
+    text('Deductible', 545, 250, 24, '#111111', 'bold ');
+    text(`$${r.int(1, 3)},${r.int(0, 9)}00`, 820, 250, 24);
+    text('Coinsurance Max', 545, 286, 24, '#111111', 'bold ');
+    text(`$${r.int(1, 5)},000`, 820, 286, 24);
+    rule(530, CARD_W - 40, 320);
+    text(r.pick(['PPO', 'HMO', 'EPO']), 880, 590, 28, '#111111', 'bold ');
+  }
+  return canvas.toBuffer('image/png');
+}
+
+/** The back of a card: service numbers and claims addresses, no member fields. */
+function renderBack(r: Rng, style: CardStyle): Buffer {
+  const canvas = createCanvas(CARD_W, CARD_H);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, CARD_W, CARD_H);
+  ctx.fillStyle = '#222222';
+  const lines = [
+    'This card does not guarantee coverage. To verify benefits,',
+    'view claims or find a provider, visit the website or call.',
+    `For Members: 1-888-${r.digits(3)}-${r.digits(4)}`,
+    `For Providers: 1-877-${r.digits(3)}-${r.digits(4)}`,
+    `Medical Claims: PO Box ${r.digits(5)}, Atlanta GA 30374`,
+    `Pharmacy Claims: PO Box ${r.digits(6)}, Dallas TX 75265`,
+  ];
+  lines.forEach((line, i) => {
+    ctx.font = `${i < 2 ? 24 : 28}px "${style.font}"`;
+    ctx.fillText(line, 40, 120 + i * 70);
+  });
+  return canvas.toBuffer('image/png');
+}
+
+/** Corners of the card as it lands in a photo: centred at (cx, cy), turned and in perspective. */
+function cardQuad(r: Rng, cx: number, cy: number, w: number, h: number, degrees: number, tilt: number) {
+  const t = (degrees * Math.PI) / 180;
+  const base = [
+    [-w / 2, -h / 2],
+    [w / 2, -h / 2],
+    [w / 2, h / 2],
+    [-w / 2, h / 2],
+  ];
+  // A camera held above one edge: that edge comes out longer than the opposite one.
+  const near = r.int(0, 3);
+  return base.map(([x, y], i) => {
+    const shrink = i === near || i === (near + 1) % 4 ? 1 : 1 - tilt;
+    const jx = x * shrink + r.range(-0.02, 0.02) * w;
+    const jy = y * (1 - tilt / 3) + r.range(-0.02, 0.02) * h;
+    return { x: cx + jx * Math.cos(t) - jy * Math.sin(t), y: cy + jx * Math.sin(t) + jy * Math.cos(t) };
+  });
+}
+
+/** Draws `face` (RGBA) into `target` (RGBA) inside the quad `corners`. */
+function drawQuad(target: { data: Uint8ClampedArray; width: number; height: number }, face: { data: Uint8ClampedArray; width: number; height: number }, corners: Point[]): void {
+  const toFace = homography(corners, [
+    { x: 0, y: 0 },
+    { x: face.width - 1, y: 0 },
+    { x: face.width - 1, y: face.height - 1 },
+    { x: 0, y: face.height - 1 },
+  ]);
+  if (!toFace) return;
+  const xs = corners.map((c) => c.x);
+  const ys = corners.map((c) => c.y);
+  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(target.height - 1, Math.ceil(Math.max(...ys))); y++) {
+    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(target.width - 1, Math.ceil(Math.max(...xs))); x++) {
+      const p = mapPoint(toFace, { x, y });
+      if (p.x < 0 || p.y < 0 || p.x > face.width - 1 || p.y > face.height - 1) continue;
+      const i = ((p.y | 0) * face.width + (p.x | 0)) * 4;
+      const o = (y * target.width + x) * 4;
+      target.data[o] = face.data[i];
+      target.data[o + 1] = face.data[i + 1];
+      target.data[o + 2] = face.data[i + 2];
+    }
+  }
+}
+
+/** The held-out captures, all drawn on a canvas: desk, video frame, or both sides side by side. */
+async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buffer): Promise<Buffer> {
+  const frontImage = await loadImage(face);
+  const faceCanvas = createCanvas(CARD_W, CARD_H);
+  faceCanvas.getContext('2d').drawImage(frontImage, 0, 0);
+  const facePixels = faceCanvas.getContext('2d').getImageData(0, 0, CARD_W, CARD_H);
+  if (style.capture === 'pair') {
+    const W = 2 * CARD_W + 120;
+    const H = CARD_H + 80;
+    const canvas = createCanvas(W, H);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(0, 0, W, H);
+    ctx.shadowColor = 'rgba(0,0,0,0.35)';
+    ctx.shadowBlur = 12;
+    ctx.drawImage(frontImage, 40, 40);
+    ctx.drawImage(await loadImage(back), CARD_W + 80, 40);
+    return canvas.toBuffer('image/png');
+  }
+  if (style.capture === 'frame') {
+    const [W, H] = r.pick([
+      [1920, 1080],
+      [2560, 1440],
+    ] as const);
+    const canvas = createCanvas(W, H);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = r.pick(['#b4b4b4', '#9a9a9a', '#c8c8c8']);
+    ctx.fillRect(0, 0, W, H);
+    ctx.strokeStyle = '#ffffff';
+    ctx.lineWidth = 4;
+    ctx.strokeRect(W * 0.2, H * 0.18, W * 0.6, H * 0.64);
+    ctx.font = `28px "${style.font}"`;
+    ctx.fillStyle = '#ffffff';
+    ctx.fillText(`Video: ${W}x${H}px`, W - 300, 50);
+    ctx.fillText(`Card: ${Math.round(W * 0.34)}px`, W - 300, 90);
+    const cardW = W * r.range(0.3, 0.4);
+    const data = ctx.getImageData(0, 0, W, H);
+    drawQuad(data, facePixels, cardQuad(r, W / 2, H / 2, cardW, (cardW * CARD_H) / CARD_W, r.range(-2, 2), r.range(0, 0.04)));
+    ctx.putImageData(data, 0, 0);
+    return canvas.toBuffer('image/png');
+  }
+  // desk: wood grain or a speckled desk, a printed page under one corner, the card in perspective.
+  const W = 1600;
+  const H = 1200;
+  const canvas = createCanvas(W, H);
+  const ctx = canvas.getContext('2d');
+  const wood = r.chance(0.5);
+  const base = r.pick(wood ? ['#8b5a2b', '#a0703c', '#6e4a2a'] : ['#4a4d55', '#5d6b5a', '#2f3036']);
+  ctx.fillStyle = base;
+  ctx.fillRect(0, 0, W, H);
+  for (let i = 0; i < 240; i++) {
+    ctx.fillStyle = `rgba(${r.chance(0.5) ? '0,0,0' : '255,255,255'},${r.range(0.03, 0.12).toFixed(2)})`;
+    if (wood) ctx.fillRect(0, r.range(0, H), W, r.range(2, 14));
+    else ctx.fillRect(r.range(0, W), r.range(0, H), r.range(3, 12), r.range(3, 12));
+  }
+  ctx.save();
+  // Beside the card, not under it: a card half covered by a page is another problem.
+  ctx.translate(r.pick([-360, W - 250]), r.range(-100, 700));
+  ctx.rotate(r.range(-0.12, 0.12));
+  ctx.fillStyle = '#f4f4f0';
+  ctx.fillRect(0, 0, 600, 800);
+  ctx.fillStyle = '#333333';
+  ctx.font = `22px "${style.font}"`;
+  for (let i = 0; i < 18; i++) ctx.fillText(r.pick(['Patient intake form', 'Date of visit ____', 'Reason for visit', 'Phone 555-0100', 'Signature ________']), 30, 50 + i * 40);
+  ctx.restore();
+  const data = ctx.getImageData(0, 0, W, H);
+  const cardW = W * r.range(0.48, 0.58);
+  drawQuad(data, facePixels, cardQuad(r, W / 2 + r.range(-80, 80), H / 2 + r.range(-60, 60), cardW, (cardW * CARD_H) / CARD_W, style.rotation_deg, r.range(0.03, 0.1)));
+  ctx.putImageData(data, 0, 0);
+  // Uneven light, as in classic photos.
+  const light = ctx.createLinearGradient(r.range(0, W), 0, r.range(0, W), H);
+  light.addColorStop(0, `rgba(255,255,255,${r.range(0, 0.12).toFixed(2)})`);
+  light.addColorStop(1, `rgba(0,0,0,${r.range(0.05, 0.25).toFixed(2)})`);
+  ctx.fillStyle = light;
+  ctx.fillRect(0, 0, W, H);
+  return canvas.toBuffer('image/png');
+}
+
 /** The face as the desk captured it: a scan, or a phone photo on a desk. */
 async function capture(r: Rng, style: CardStyle, face: Buffer): Promise<{ bytes: Buffer; content_type: 'image/jpeg' | 'image/png' }> {
   // Raw pixels into sharp: PNG-encoding a noisy photo was most of the generator's time.
   let pipeline: Sharp;
-  if (style.capture === 'scan') {
+  if (style.capture === 'desk' || style.capture === 'frame' || style.capture === 'pair') {
+    pipeline = sharp(await captureHeldOut(r, style, face, renderBack(r, style))).removeAlpha();
+  } else if (style.capture === 'scan') {
     pipeline = sharp(face);
   } else {
     const W = 1400;
@@ -412,6 +695,41 @@ async function capture(r: Rng, style: CardStyle, face: Buffer): Promise<{ bytes:
   return { bytes: await pipeline.jpeg({ quality: style.jpeg_quality }).toBuffer(), content_type: 'image/jpeg' };
 }
 
+/** One card in a held-out layout and capture (see `GenerateOptions.styles`). */
+async function heldOutCard(r: Rng, i: number, fonts: string[], entity: ClearinghouseEntity, brand: Brand, truth: CardTruth, first: string, middle: string | null, last: string): Promise<GeneratedCard> {
+  const layout = HELD_OUT_LAYOUTS[i % HELD_OUT_LAYOUTS.length];
+  const how = (['desk', 'frame', 'pair', 'desk', 'scan'] as const)[Math.floor(i / HELD_OUT_LAYOUTS.length) % 5];
+  const style: CardStyle = {
+    font: fonts[i % fonts.length],
+    layout,
+    labels: r.pick(['colon', 'plain', 'caps'] as const),
+    capture: how,
+    rotation_deg: how === 'desk' ? Math.round(r.range(-8, 8) * 10) / 10 : 0,
+    exif_orientation: null,
+    blur_sigma: how === 'desk' ? Math.round(r.range(0, 0.8) * 10) / 10 : 0,
+    noise: 0,
+    jpeg_quality: how === 'scan' ? null : r.int(60, 90),
+  };
+  // Real cards print the name as the member reads it, first name first.
+  const name = r.chance(0.5) ? truth.member_name : truth.member_name.split(' ').map((p) => p[0] + p.slice(1).toLowerCase()).join(' ');
+  const dependents = Array.from({ length: layout === 'header-footer' ? r.int(0, 3) : 0 }, () => `${r.pick(FIRST_NAMES.filter((f) => f !== first))} ${last}`);
+  const prefix = r.letters(3);
+  const brandName = brand.marks[0].join(' ');
+  const branded = truth.plan_name.toLowerCase().includes(brandName.split(' ')[0].toLowerCase());
+  const plan = layout === 'header-footer' ? (branded ? truth.plan_name : `${brandName} ${truth.plan_name}`) : r.pick(['Health Savings Plan', truth.plan_name]);
+  if (layout === 'prefix-columns') {
+    truth.member_id = `${prefix}${r.digits(9)}`;
+    if (r.chance(0.5)) truth.rx_pcn = '';
+  } else if (r.chance(0.5)) truth.rx_group = '';
+  truth.plan_name = layout === 'header-footer' ? plan : plan.toUpperCase();
+  const print: HeldOutPrint = { name, dependents, prefix, suffix: r.pick(['01', '02', '00']), plan, payerId: entity.payer_id };
+  const face = renderHeldOutFace(r, style, brand, truth, print);
+  if (middle === null) truth.member_name = `${first} ${last}`;
+  const { bytes, content_type } = await capture(r, style, face);
+  const file = `held-${String(i + 1).padStart(3, '0')}.front.${content_type === 'image/png' ? 'png' : 'jpg'}`;
+  return { file, content_type, bytes, truth, payer_entity_id: entity.id, style };
+}
+
 export async function generateCards(options: GenerateOptions = {}): Promise<GeneratedCard[]> {
   const count = options.count ?? 48;
   const entities = options.entities ?? SEED_CLEARINGHOUSE_ENTITIES;
@@ -437,6 +755,10 @@ export async function generateCards(options: GenerateOptions = {}): Promise<Gene
       payer_name: entity.name,
     };
     if (name.includes('/')) truth.member_name = `${first} ${last}`;
+    if (options.styles === 'held-out') {
+      cards.push(await heldOutCard(r, i, fonts, entity, brand, truth, first, middle, last));
+      continue;
+    }
     const photo = r.chance(0.7);
     const style: CardStyle = {
       font: fonts[i % fonts.length],
@@ -482,10 +804,11 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       count: { type: 'string', default: '48' },
       seed: { type: 'string', default: '7' },
+      styles: { type: 'string', default: 'classic' },
     },
   });
   if (!values.out) {
-    console.error('Usage: tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7]');
+    console.error('Usage: tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7] [--styles classic|held-out]');
     process.exit(2);
   }
   const count = Number(values.count);
@@ -494,7 +817,11 @@ async function main(): Promise<void> {
     console.error('--count must be a positive whole number and --seed a whole number.');
     process.exit(2);
   }
-  const cards = await writeCardSet(path.resolve(values.out), { count, seed });
+  if (values.styles !== 'classic' && values.styles !== 'held-out') {
+    console.error('--styles must be classic or held-out.');
+    process.exit(2);
+  }
+  const cards = await writeCardSet(path.resolve(values.out), { count, seed, styles: values.styles });
   console.log(`Wrote ${cards.length} cards and truth.json to ${path.resolve(values.out)}`);
 }
 

@@ -1,9 +1,9 @@
-import { app, BrowserWindow, dialog, ipcMain, powerMonitor, protocol, safeStorage, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, powerMonitor, protocol, safeStorage, session, shell, systemPreferences, type WebContents } from 'electron';
 import { autoUpdater } from 'electron-updater';
 import path from 'node:path';
 import { createHost, hostPaths, type Host } from './host/create-host';
-import { databaseFileState } from './security/database-cipher';
-import { keyFilePaths, readOrCreateWrappedKey } from './security/database-key';
+import { databaseFileState } from './db/database-cipher';
+import { keyFilePaths, readOrCreateWrappedKey } from './db/database-key';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, originOf } from './shell/app-protocol';
 import { resolveUpdateFeed, startAutoUpdates } from './shell/auto-update';
 import { forwardBridgeEvents, isTrustedSender, registerBridgeIpc } from './shell/ipc-bridge';
@@ -48,7 +48,30 @@ async function openHost(): Promise<Host> {
     { file: keyFilePaths(dataDir).wrapped, mayCreate: databaseFileState(hostPaths(dataDir).database) !== 'encrypted' },
     { protector: safeStorage, platform: process.platform },
   );
-  return createHost({ dataDir, encryptionKey });
+  return createHost({
+    dataDir,
+    encryptionKey,
+    // Touch ID where the Mac has it: the OS's own check instead of the PIN.
+    systemUnlock:
+      process.platform === 'darwin' && systemPreferences.canPromptTouchID()
+        ? { name: 'Touch ID', prompt: () => systemPreferences.promptTouchID('unlock Coverdesk').then(() => true, () => false) }
+        : undefined,
+    notifier: Notification.isSupported()
+      ? {
+          show(notice, onClick) {
+            const shown = new Notification({ title: notice.title, body: notice.body });
+            shown.on('click', () => {
+              const [first] = BrowserWindow.getAllWindows();
+              if (first?.isMinimized()) first.restore();
+              first?.focus();
+              onClick();
+            });
+            shown.show();
+            return true;
+          },
+        }
+      : undefined,
+  });
 }
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { makePng } from '../support/images';
+import { makePng } from '@test/support/images';
 import { choosePayer, memberIdField, openScreen, saveCard } from './desk-actions';
 import { expect, test } from './fixtures';
 

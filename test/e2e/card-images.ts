@@ -1,5 +1,5 @@
 import { generateCards, type GeneratedCard } from '../../scripts/generate-cards';
-import { planFor } from '../../src/main/sandbox/benefits-builder';
+import { planFor } from '@src/main/sandbox/benefits-builder';
 
 let cached: Promise<GeneratedCard> | null = null;
 

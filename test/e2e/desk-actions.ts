@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { SEED_PROVIDERS } from '../../src/main/sandbox/seed-data';
+import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { expect } from './fixtures';
 
 /** What the desk types at Intake for a new patient. */
@@ -10,7 +10,7 @@ export interface NewPatient {
   dob: string;
 }
 
-export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings'): Promise<void> {
+export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings' | 'Audit log'): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
 }
 
@@ -25,6 +25,9 @@ export async function choose(combobox: Locator, text: string): Promise<void> {
   await combobox.click();
   // Typing opens the list with the first match active.
   await combobox.fill(text);
+  // The payer list is read in pages (over a thousand payers): Enter once a match shows, as a desk would.
+  const list = combobox.page().locator(`[id="${await combobox.getAttribute('aria-controls')}"]`);
+  await expect(list.locator('[role="option"]:not([aria-disabled])').first()).toBeVisible();
   await combobox.press('Enter');
 }
 

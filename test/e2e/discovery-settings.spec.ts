@@ -1,4 +1,4 @@
-import { SEED_PROVIDERS } from '../../src/main/sandbox/seed-data';
+import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { fillNewPatient, openScreen, saveCard } from './desk-actions';
 import { expect, test } from './fixtures';
 

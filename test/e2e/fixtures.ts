@@ -2,7 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startWebHost, type WebHost, type WebHostOptions } from '../../src/main/web-host/start-web-host';
+import { startWebHost, type WebHost, type WebHostOptions } from '@src/main/web-host/start-web-host';
 
 /** Screenshots kept as artifacts of every run, one folder, named by test. */
 export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
@@ -18,6 +18,8 @@ export interface Desk {
   page: Page;
   /** Saves what is on screen as test-results/screenshots/<test>--<name>.png. */
   shot(name: string): Promise<void>;
+  /** Console errors and warnings the page logged so far (CSP reports, failed requests, React warnings). */
+  consoleProblems(): string[];
 }
 
 type HostOverrides = Omit<WebHostOptions, 'dataDir' | 'port'>;
@@ -41,7 +43,11 @@ export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
     const errors: string[] = [];
     const consoleLines: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    page.on('console', (message) => consoleLines.push(`${message.type()}: ${message.text()}`));
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      consoleLines.push(`${message.type()}: ${message.text()}`);
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    });
     await page.goto(web.url);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const slug = testInfo.titlePath.slice(1).join(' ').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
@@ -53,6 +59,7 @@ export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
         // The desk scrolls inside its main area, so a viewport shot is what a person sees.
         await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${slug}--${name}.png`) });
       },
+      consoleProblems: () => [...problems],
     });
     await web.close();
     const logs = path.join(LOG_DIR, slug);

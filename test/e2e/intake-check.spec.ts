@@ -1,4 +1,4 @@
-import { buildActiveBenefits } from '../../src/main/sandbox/benefits-builder';
+import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
 import { scannedCardWithCopay } from './card-images';
 import { fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
 import { SCREENSHOT_DIR, expect, test } from './fixtures';

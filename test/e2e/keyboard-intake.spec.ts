@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import { logFilePath } from '../../src/main/support/host-log';
-import { CANARY_MEMBER_ID, CANARY_PATIENT } from '../support/canary-phi';
-import { makePng } from '../support/images';
+import { logFilePath } from '@src/main/support/host-log';
+import { CANARY_MEMBER_ID, CANARY_PATIENT } from '@test/support/canary-phi';
+import { makePng } from '@test/support/images';
 import { tabTo } from './desk-actions';
 import { expect, test } from './fixtures';
 

@@ -1,4 +1,4 @@
-import { httpRequest } from '../support/http-request';
+import { httpRequest } from '@test/support/http-request';
 import { openScreen } from './desk-actions';
 import { expect, test } from './fixtures';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startSandbox, type Sandbox } from '../../src/main/sandbox/start-sandbox';
+import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
 import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
 import { expect, test as base } from './fixtures';
 
@@ -61,7 +61,7 @@ test('work done while the upstream is down is queued, marked, and synced with it
 
   await openScreen(page, 'Today');
   const row = page.getByRole('option', { name: /Smith, James/ });
-  await expect(row).toContainText('Queued');
+  await expect(row).toContainText('Sending');
   await expect(row).toContainText('Checking…');
   await desk.shot('offline-today-queued');
 
@@ -85,6 +85,6 @@ test('work done while the upstream is down is queued, marked, and synced with it
 
   await openScreen(page, 'Today');
   await expect(row).toContainText('Active');
-  await expect(row).not.toContainText('Queued');
+  await expect(row).not.toContainText('Sending');
   expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 });

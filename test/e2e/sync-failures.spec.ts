@@ -1,4 +1,4 @@
-import { clearinghouse_entities } from '../../src/main/db/schema';
+import { clearinghouse_entities } from '@src/main/db/schema';
 import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
 import { expect, test } from './fixtures';
 
@@ -21,16 +21,16 @@ test('a refused card shows the service’s reason on Sync, with Retry and Discar
   await expect(nav.getByRole('button', { name: /Sync.*need attention/ })).toBeVisible({ timeout: 20_000 });
   await openScreen(page, 'Sync');
   const attention = page.getByRole('region', { name: 'Needs attention' });
-  const card = attention.getByTestId('sync-item').filter({ hasText: 'Not sent: needs attention' });
-  await expect(card).toContainText('The service said:');
+  const card = attention.getByTestId('sync-item').filter({ hasText: 'The service refused it:' });
+  await expect(card).toContainText('The service refused it:');
   await expect(card).toContainText('insurance_carrier_ids');
-  const check = attention.getByTestId('sync-item').filter({ hasText: 'Waiting on another item' });
+  const check = attention.getByTestId('sync-item').filter({ hasText: 'Waiting for another item' });
   await expect(check).toBeVisible();
   await desk.shot('sync-failed-item');
 
   await card.getByRole('button', { name: 'Retry' }).click();
   await expect(page.getByRole('status').or(page.getByRole('alert')).filter({ hasText: /will be sent again/ })).toBeVisible();
-  await expect(card).toContainText('The service said:', { timeout: 20_000 });
+  await expect(card).toContainText('The service refused it:', { timeout: 20_000 });
 
   // Discard asks first; Cancel keeps the item.
   await check.getByRole('button', { name: 'Discard…' }).click();

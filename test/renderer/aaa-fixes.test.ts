@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AAA_REASONS, FOLLOW_UP_ACTIONS, type ClearinghouseEntityError } from '../../src/shared/contract';
-import { AAA_FIXES, FOLLOW_UP_WORDS, explainEntityError, explainFailure } from '../../src/renderer/src/eligibility/aaa-fixes';
+import { AAA_REASONS, FOLLOW_UP_ACTIONS, type ClearinghouseEntityError } from '@src/shared/contract';
+import { AAA_FIXES, FOLLOW_UP_WORDS, explainEntityError, explainFailure } from '@src/renderer/src/eligibility/aaa-fixes';
 
 function aaa(code: string, partial: Partial<ClearinghouseEntityError> = {}): ClearinghouseEntityError {
   return { code, reason: 'x', description: 'Payer text', follow_up_action: 'please_correct_and_resubmit', field: null, ...partial };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Benefit } from '../../src/shared/contract';
-import { accumulatorFrom, summarizeBenefits } from '../../src/renderer/src/eligibility/benefit-summary';
-import { centsFromDecimal, fractionFromDecimal } from '../../src/renderer/src/eligibility/money';
+import type { Benefit } from '@src/shared/contract';
+import { accumulatorFrom, summarizeBenefits } from '@src/renderer/src/eligibility/benefit-summary';
+import { centsFromDecimal, fractionFromDecimal } from '@src/renderer/src/eligibility/money';
 
 function eb(partial: Partial<Benefit> & Pick<Benefit, 'code'>): Benefit {
   return { x12_code: 'X', service_types: ['health_benefit_plan_coverage'], in_network: 'yes', messages: [], ...partial };
@@ -30,25 +30,25 @@ describe('benefit summary', () => {
   it('reads a PPO response: active, plan name, copay for the visit type, coinsurance, deductible and OOP met and remaining', () => {
     const summary = summarizeBenefits({ benefits: PPO, service_type: 'professional_physician_visit_office' });
     expect(summary.plan).toBe('active');
-    expect(summary.plan_name).toBe('Choice Plus PPO');
-    expect(summary.copay).toEqual({ in_network: { cents: 2500, time_period: 'visit', for: null }, out_of_network: { cents: 6000, time_period: 'visit', for: null } });
+    expect(summary).toMatchObject({ plan_name: 'Choice Plus PPO', plan_name_source: 'payer' });
+    expect(summary.copay).toMatchObject({ in_network: { cents: 2500, time_period: 'visit', per: 'visit', for: null }, out_of_network: { cents: 6000, time_period: 'visit', per: 'visit', for: null } });
     // Coinsurance only at plan level: it applies to the visit type too.
-    expect(summary.coinsurance).toEqual({ in_network: { fraction: 0.2, for: null }, out_of_network: { fraction: 0.4, for: null } });
-    expect(summary.deductible.individual.in_network).toEqual({ total: 150000, met: 37450, remaining: 112550 });
-    expect(summary.deductible.individual.out_of_network).toEqual({ total: 300000, met: 0, remaining: 300000 });
-    // Family sent as limit and met (year to date): the remainder is derived.
-    expect(summary.deductible.family.in_network).toEqual({ total: 300000, met: 70000, remaining: 230000 });
+    expect(summary.coinsurance).toMatchObject({ in_network: { fraction: 0.2, for: null }, out_of_network: { fraction: 0.4, for: null } });
+    expect(summary.deductible.individual.in_network).toMatchObject({ total: 150000, total_period: 'calendar_year', met: 37450, remaining: 112550, computed: 'met' });
+    expect(summary.deductible.individual.out_of_network).toMatchObject({ total: 300000, met: 0, remaining: 300000, computed: 'met' });
+    // Family sent as limit and met (year to date): the remainder is derived, and said to be.
+    expect(summary.deductible.family.in_network).toMatchObject({ total: 300000, met: 70000, remaining: 230000, computed: 'remaining' });
     expect(summary.deductible.family.out_of_network).toBeNull();
-    expect(summary.out_of_pocket.individual.in_network).toEqual({ total: 600000, met: 80000, remaining: 520000 });
-    // Only the limit is known: nothing is invented.
-    expect(summary.out_of_pocket.family.in_network).toEqual({ total: 1200000, met: null, remaining: null });
+    expect(summary.out_of_pocket.individual.in_network).toMatchObject({ total: 600000, met: 80000, remaining: 520000 });
+    // Only the limit is known: nothing is invented, and the limit is not what is left.
+    expect(summary.out_of_pocket.family.in_network).toMatchObject({ total: 1200000, met: null, remaining: null, computed: null });
   });
 
   it('uses the asked service type first, then plan-level figures', () => {
-    expect(summarizeBenefits({ benefits: PPO, service_type: 'urgent_care' }).copay.in_network).toEqual({ cents: 7500, time_period: null, for: null });
+    expect(summarizeBenefits({ benefits: PPO, service_type: 'urgent_care' }).copay.in_network).toMatchObject({ cents: 7500, time_period: null, per: null, for: null });
     // No plan-level copay: the one the payer sent is shown, saying which service it is for.
     const plan = summarizeBenefits({ benefits: PPO, service_type: 'health_benefit_plan_coverage' });
-    expect(plan.copay.in_network).toEqual({ cents: 2500, time_period: 'visit', for: 'professional_physician_visit_office' });
+    expect(plan.copay.in_network).toMatchObject({ cents: 2500, time_period: 'visit', for: 'professional_physician_visit_office' });
   });
 
   it('treats unknown / not-applicable network as both networks, unless a network-specific figure exists', () => {
@@ -62,7 +62,15 @@ describe('benefit summary', () => {
     expect(summary.deductible.individual.out_of_network?.total).toBe(90000);
   });
 
-  it('reads an inactive plan, and prefers the card’s plan name', () => {
+  it('the payer’s plan name heads the answer; the card’s (maybe misread) only when the payer names none', () => {
+    const named = [eb({ code: 'active_coverage', plan_description: 'GOLD 123 PLAN' })];
+    expect(summarizeBenefits({ benefits: named, service_type: 'health_benefit_plan_coverage', card_plan_name: 'effective date' })).toMatchObject({ plan_name: 'GOLD 123 PLAN', plan_name_source: 'payer' });
+    const unnamed = [eb({ code: 'active_coverage' })];
+    expect(summarizeBenefits({ benefits: unnamed, service_type: 'health_benefit_plan_coverage', card_plan_name: 'Gold HMO' })).toMatchObject({ plan_name: 'Gold HMO', plan_name_source: 'card' });
+    expect(summarizeBenefits({ benefits: unnamed, service_type: 'health_benefit_plan_coverage' })).toMatchObject({ plan_name: null, plan_name_source: null });
+  });
+
+  it('reads an inactive plan', () => {
     const summary = summarizeBenefits({ benefits: [eb({ code: 'inactive' })], service_type: 'health_benefit_plan_coverage', card_plan_name: 'Gold HMO' });
     expect(summary.plan).toBe('inactive');
     expect(summary.plan_name).toBe('Gold HMO');
@@ -75,13 +83,21 @@ describe('benefit summary', () => {
   });
 
   it('never reports a negative remainder when more than the limit is met', () => {
-    expect(accumulatorFrom([eb({ code: 'deductible', time_period: 'calendar_year', amount: '100' }), eb({ code: 'deductible', time_period: 'year_to_date', amount: '150' })])).toEqual({
+    expect(accumulatorFrom([eb({ code: 'deductible', time_period: 'calendar_year', amount: '100' }), eb({ code: 'deductible', time_period: 'year_to_date', amount: '150' })])).toMatchObject({
       total: 10000,
       met: 15000,
       remaining: 0,
+      computed: 'remaining',
     });
     expect(accumulatorFrom([])).toBeNull();
-    expect(accumulatorFrom([eb({ code: 'deductible', time_period: 'remaining', amount: '40' })])).toEqual({ total: null, met: null, remaining: 4000 });
+    expect(accumulatorFrom([eb({ code: 'deductible', time_period: 'remaining', amount: '40' })])).toMatchObject({ total: null, met: null, remaining: 4000, computed: null });
+  });
+
+  it('says per visit or per day, and when the payer did not say which network', () => {
+    const daily = eb({ code: 'co_payment', service_types: ['hospital'], time_period: 'remaining', amount: '248', quantity: { qualifier: 'DY', value: '30' }, in_network: 'unknown', insurance_type: 'MA' });
+    const copay = summarizeBenefits({ benefits: [eb({ code: 'active_coverage' }), daily], service_type: 'hospital' }).copay;
+    expect(copay.in_network).toEqual({ cents: 24800, time_period: 'remaining', per: 'day', quantity: { qualifier: 'DY', value: 30 }, for: null, insurance: 'Medicare Part A', network_stated: false });
+    expect(copay.out_of_network).toEqual(copay.in_network);
   });
 
   it('keeps every cent: decimal strings become whole cents', () => {
@@ -94,5 +110,34 @@ describe('benefit summary', () => {
     expect(centsFromDecimal(undefined)).toBeNull();
     expect(fractionFromDecimal('0.2')).toBe(0.2);
     expect(fractionFromDecimal('20')).toBeNull();
+  });
+});
+
+describe('figures of one accumulator come from one insurance and one service type', () => {
+  it('never works out "met" from Part A’s limit and Part B’s remainder, nor shows one part’s limit beside the other’s', () => {
+    // Plan-level Medicare deductibles, no network said: Part A per benefit period, Part B what is left.
+    const benefits = [
+      eb({ code: 'deductible', time_period: 'episode', amount: '1632', insurance_type: 'MA', in_network: 'unknown' }),
+      eb({ code: 'deductible', time_period: 'remaining', amount: '240', insurance_type: 'MB', in_network: 'unknown' }),
+    ];
+    const acc = accumulatorFrom(benefits);
+    // The remainder is Part B's; Part A's limit is not its total, and no "met" is invented.
+    expect(acc).toMatchObject({ remaining: 24000, total: null, met: null, computed: null, insurance: 'Medicare Part B' });
+  });
+
+  it('does not pair a limit for one service type with a remainder for another', () => {
+    const benefits = [
+      eb({ code: 'deductible', service_types: ['hospital'], time_period: 'calendar_year', amount: '1000' }),
+      eb({ code: 'deductible', service_types: ['professional_physician'], time_period: 'remaining', amount: '50' }),
+    ];
+    expect(accumulatorFrom(benefits, 'urgent_care')).toMatchObject({ remaining: 5000, total: null, met: null, computed: null, for: 'professional_physician' });
+  });
+
+  it('still pairs figures when only one of them names the insurance', () => {
+    const benefits = [
+      eb({ code: 'deductible', time_period: 'calendar_year', amount: '1000', insurance_type: 'C1' }),
+      eb({ code: 'deductible', time_period: 'remaining', amount: '250' }),
+    ];
+    expect(accumulatorFrom(benefits)).toMatchObject({ total: 100000, remaining: 25000, met: 75000, computed: 'met' });
   });
 });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseDeskQuery, matchesDeskQuery } from '../../src/shared/bridge/desk-search';
-import type { DeskPatientRow } from '../../src/shared/bridge/desk-contract';
-import { formMessage, plainFieldErrors } from '../../src/renderer/src/forms/field-errors';
-import { CARD_FIELD_LABELS, EMPTY_CARD, cardCreateInput, cardFieldErrors, matchPayer, patientCreateInput, prefillCard } from '../../src/renderer/src/intake/intake-form';
-import { checkPhotoFile, objectKeyFromUrl } from '../../src/renderer/src/intake/photo-file';
-import { SERVICE_TYPE_OPTIONS, filterServiceTypes } from '../../src/renderer/src/eligibility/service-type-options';
-import { todayMatches, visibleRange } from '../../src/renderer/src/today/today-rows';
-import { formatCents, formatDob, formatPercent } from '../../src/renderer/src/format';
-import { SERVICE_TYPES } from '../../src/shared/contract';
+import { parseDeskQuery, matchesDeskQuery } from '@src/shared/bridge/desk-search';
+import type { DeskPatientRow } from '@src/shared/bridge/desk-contract';
+import { formMessage, plainFieldErrors } from '@src/renderer/src/forms/field-errors';
+import { CARD_FIELD_LABELS, EMPTY_CARD, cardCreateInput, cardFieldErrors, matchPayer, patientCreateInput, prefillCard } from '@src/renderer/src/intake/intake-form';
+import { checkPhotoFile, objectKeyFromUrl } from '@src/renderer/src/intake/photo-file';
+import { SERVICE_TYPE_OPTIONS, filterServiceTypes } from '@src/renderer/src/eligibility/service-type-options';
+import { todayMatches, visibleRange } from '@src/renderer/src/today/today-rows';
+import { formatCents, formatDob, formatPercent } from '@src/renderer/src/format';
+import { SERVICE_TYPES } from '@src/shared/contract';
 
 const KEY = `${'a'.repeat(64)}.jpg`;
 const SEED_CLEARINGHOUSE_ENTITIES = [

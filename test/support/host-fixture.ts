@@ -1,4 +1,4 @@
-import { createHost, hostPaths, type Host, type HostOptions } from '../../src/main/host/create-host';
+import { createHost, hostPaths, type Host, type HostOptions } from '@src/main/host/create-host';
 import { snapshotDatabase } from './db-snapshot';
 import { makeTempDir } from './temp-dir';
 

@@ -9,6 +9,7 @@ export interface HttpAnswer {
   text: string;
   /** The body as JSON, or undefined where it is not JSON. */
   // `any` on purpose: suites read arbitrary answers and assert their shape themselves.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- suites read arbitrary answers and assert their shape themselves
   json: any;
 }
 

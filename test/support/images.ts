@@ -31,3 +31,20 @@ export function makePng(width = 4, height = 4, rgb: [number, number, number] = [
     ]),
   );
 }
+
+/**
+ * A real, tiny JPEG whose frame header claims `width` x `height`: to every reader that
+ * looks at the header (as a guard against huge photos should), a photo of that size.
+ */
+export async function jpegClaiming(width: number, height: number): Promise<Buffer> {
+  const { default: sharp } = await import('sharp');
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#ffffff' } }).jpeg().toBuffer();
+  for (let i = 2; i < jpeg.length - 9; i++) {
+    if (jpeg[i] === 0xff && jpeg[i + 1] >= 0xc0 && jpeg[i + 1] <= 0xc2) {
+      jpeg.writeUInt16BE(height, i + 5);
+      jpeg.writeUInt16BE(width, i + 7);
+      return jpeg;
+    }
+  }
+  throw new Error('no JPEG frame header');
+}

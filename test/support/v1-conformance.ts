@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ChangesPage,
   Check,
   CREATABLE_COLLECTIONS,
   Discovery,
@@ -12,9 +13,21 @@ import {
   Patient,
   type CreatableCollection,
   type Source,
-} from '../../src/shared/contract';
-import { v1Caller, type HttpAnswer, type HttpTarget } from './http-request';
+} from '@src/shared/contract';
+import { v1Caller as plainCaller, type HttpAnswer, type HttpTarget } from './http-request';
+import { expectAnswerMatchesDocument } from './openapi-validator';
+import { OPENAPI_DOCUMENT_PATH, openApiDocument } from '../../src/shared/contract/openapi-document';
 import { makePng } from './images';
+
+/** The suite's request helper: every answer it receives must match the OpenAPI document. */
+function v1Caller(target: HttpTarget, apiKey: string): ReturnType<typeof plainCaller> {
+  const call = plainCaller(target, apiKey);
+  return async (method, path, body, headers) => {
+    const answer = await call(method, path, body, headers);
+    expectAnswerMatchesDocument(method, path, answer);
+    return answer;
+  };
+}
 
 /** What a /v1 server under test offers the suite. */
 export interface ConformanceTarget {
@@ -25,13 +38,15 @@ export interface ConformanceTarget {
   clearinghouseEntityId: string;
   /** The `source` records created here carry (the channel's, never the caller's). */
   source: Source;
+  /** Whether it serves the practice's changes feed (the sandbox) or answers 404 for it (a desk's local API). */
+  changesFeed: boolean;
   /** The service's stored state: equal before and after means nothing was written. */
   snapshot(): unknown;
   close(): Promise<void>;
 }
 
 /**
- * One suite for every implementation of the /v1 HTTP contract (DESIGN.md §2): the sandbox
+ * One suite for every implementation of the /v1 HTTP contract (docs/decisions.md, contract decisions): the sandbox
  * over loopback TCP and the local API over its Unix socket run it unchanged.
  */
 export function describeV1Conformance(name: string, setup: () => Promise<ConformanceTarget>): void {
@@ -310,6 +325,80 @@ export function describeV1Conformance(name: string, setup: () => Promise<Conform
         expectError(wrong, 405, 'method_not_allowed');
         expect(wrong.headers.allow).toBe('GET, POST');
         await refused(() => call('POST', '/v1/providers', { name: 'x' }), 405, 'method_not_allowed');
+      });
+    });
+
+    describe('the changes feed', () => {
+      /** Reads the feed to its end from `after`; every page must say where to go on. */
+      async function readAll(after?: string, limit = 100) {
+        const changes: ChangesPage['data'] = [];
+        let cursor = after;
+        for (;;) {
+          const answer = await call('GET', `/v1/changes?limit=${limit}${cursor ? `&after=${cursor}` : ''}`);
+          expect(answer.status, answer.text).toBe(200);
+          const page = ChangesPage.parse(answer.json);
+          changes.push(...page.data);
+          if (page.data.length) expect(page.next_cursor).toBe(page.data[page.data.length - 1].cursor);
+          else expect(page.next_cursor).toBe(cursor ?? page.next_cursor);
+          cursor = page.next_cursor;
+          if (!page.has_more) return { changes, cursor };
+        }
+      }
+
+      it('lists what was created after a cursor, in order, with the record as served, each once', async ({ skip }) => {
+        if (!t.changesFeed) skip();
+        const { cursor: head } = await readAll();
+        const made = await card();
+        const check = await created('/v1/electronic_eligibility_checks', {
+          insurance_card_id: made.card.id,
+          provider_id: t.providerId,
+          clearinghouse_entity_id: t.clearinghouseEntityId,
+          service_type: 'health_benefit_plan_coverage',
+        }, Check);
+        const { changes } = await readAll(head);
+        const ids = changes.map((change) => change.record.id);
+        expect(ids.slice(0, 3)).toEqual([made.patient.id, made.card.id, check.id]);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(changes.slice(0, 3).map((change) => change.collection)).toEqual(['patients', 'insurance_cards', 'electronic_eligibility_checks']);
+        expect(changes[0].record).toEqual((await call('GET', `/v1/patients/${made.patient.id}`)).json);
+        expect(changes[1].record).toMatchObject({ id: made.card.id, patient_id: made.patient.id, member_id: 'XGH123456789' });
+        // Page by page gives the same changes as one read.
+        const paged = await readAll(head, 1);
+        expect(paged.changes.map((change) => change.record.id).slice(0, 3)).toEqual(ids.slice(0, 3));
+        // At the end: an empty page that keeps the cursor.
+        const end = await call('GET', `/v1/changes?after=${paged.cursor}`);
+        expect(end.json).toEqual({ data: [], next_cursor: paged.cursor, has_more: false });
+      });
+
+      it('answers a cursor it never gave (or no longer keeps) 410 cursor_expired; bad parameters 422; writes nothing', async ({ skip }) => {
+        if (!t.changesFeed) skip();
+        await refused(() => call('GET', '/v1/changes?after=0.999999999999'), 410, 'cursor_expired');
+        await refused(() => call('GET', '/v1/changes?after=not-a-cursor'), 410, 'cursor_expired');
+        for (const query of ['limit=0', 'limit=101', 'limit=ten', 'since=1']) {
+          const error = await refused(() => call('GET', `/v1/changes?${query}`), 422, 'validation_failed');
+          expect(error.errors?.[0].path).toBe(query.startsWith('since') ? 'since' : 'limit');
+        }
+        const wrong = await call('POST', '/v1/changes', {});
+        expectError(wrong, 405, 'method_not_allowed');
+        expect(wrong.headers.allow).toBe('GET');
+      });
+
+      it('is absent from a service without a feed: 404 route_not_found', async ({ skip }) => {
+        if (t.changesFeed) skip();
+        await refused(() => call('GET', '/v1/changes'), 404, 'route_not_found');
+      });
+    });
+
+    describe('the OpenAPI document', () => {
+      it('serves the document built from the contract at GET /v1/openapi.json, to a caller with a key only', async () => {
+        const answer = await call('GET', OPENAPI_DOCUMENT_PATH);
+        expect(answer.status).toBe(200);
+        expect(answer.headers['content-type']).toMatch(/^application\/json/);
+        expect(answer.json).toEqual(JSON.parse(JSON.stringify(openApiDocument())));
+        expectError(await v1Caller(t.target, 'wrong')('GET', OPENAPI_DOCUMENT_PATH), 401, 'unauthorized');
+        const wrong = await call('POST', OPENAPI_DOCUMENT_PATH, {});
+        expectError(wrong, 405, 'method_not_allowed');
+        expect(wrong.headers.allow).toBe('GET');
       });
     });
 

@@ -1,4 +1,4 @@
-import type { BridgeMethod, BridgeOutput, BridgeParsedInput } from '../../shared/bridge/contract';
+import { BRIDGE_METHOD_NAMES, type BridgeMethod, type BridgeOutput, type BridgeParsedInput } from '../../shared/bridge/contract';
 
 export type BridgeHandler<M extends BridgeMethod> = (input: BridgeParsedInput<M>) => Promise<BridgeOutput<M>>;
 
@@ -7,8 +7,9 @@ export type BridgeHandlers = { [M in BridgeMethod]: BridgeHandler<M> };
 
 /**
  * The handlers of some methods: each domain module (records, inbox, desk, sync, settings,
- * local API, extraction) returns one of these, and `composeBridgeHandlers` checks that
- * together they cover the contract exactly.
+ * local API, extraction) returns one of these, and `composeBridgeHandlers` checks at start
+ * that together they cover the contract exactly: a method with no handler, or with two,
+ * would otherwise surface only when the renderer first calls it.
  */
 export type HandlersFor<M extends BridgeMethod> = Pick<BridgeHandlers, M>;
 
@@ -20,5 +21,9 @@ export function composeBridgeHandlers(...maps: Partial<BridgeHandlers>[]): Bridg
       (all as Record<string, unknown>)[method] = map[method];
     }
   }
+  const missing = BRIDGE_METHOD_NAMES.filter((method) => !Object.hasOwn(all, method));
+  if (missing.length > 0) throw new Error(`No handler for bridge methods ${missing.join(', ')}`);
+  const unknown = Object.keys(all).filter((method) => !(BRIDGE_METHOD_NAMES as string[]).includes(method));
+  if (unknown.length > 0) throw new Error(`Handlers for methods the bridge contract does not declare: ${unknown.join(', ')}`);
   return all as BridgeHandlers;
 }

@@ -1,4 +1,4 @@
-import type { CallContext, V1Service } from '../../shared/contract';
+import type { CallContext, ServiceType, V1Service } from '../../shared/contract';
 import type { HandlersFor } from './handlers';
 
 /** The desk's channel: everything the renderer creates is `dashboard`. */
@@ -14,8 +14,11 @@ type RecordMethod =
   | 'providers.list'
   | 'clearinghouseEntities.list';
 
-/** The /v1 records through the desk's channel: each a thin call into the host's service. */
-export function recordHandlers({ service }: { service: V1Service }): HandlersFor<RecordMethod> {
+/**
+ * The /v1 records through the desk's channel: each a thin call into the host's service.
+ * A discovery asks its checks about the practice's default service type unless told.
+ */
+export function recordHandlers({ service, defaultServiceType }: { service: V1Service; defaultServiceType?: () => ServiceType | null }): HandlersFor<RecordMethod> {
   return {
     'patients.create': (input) => service.create('patients', input, DESK),
     'patients.get': ({ id }) => service.get('patients', id),
@@ -35,8 +38,10 @@ export function recordHandlers({ service }: { service: V1Service }): HandlersFor
     'extractions.create': (input) => service.create('extractions', input, DESK),
     'extractions.get': ({ id }) => service.get('extractions', id),
 
-    'discoveries.create': ({ insurance_card_id }) =>
-      service.create('electronic_eligibility_discoveries', { insurance_card_id, source: 'dashboard' }, DESK),
+    'discoveries.create': ({ insurance_card_id, service_type }) => {
+      const asked = service_type ?? defaultServiceType?.() ?? undefined;
+      return service.create('electronic_eligibility_discoveries', { insurance_card_id, source: 'dashboard', ...(asked ? { service_type: asked } : {}) }, DESK);
+    },
     'discoveries.get': ({ id }) => service.get('electronic_eligibility_discoveries', id),
     'discoveries.list': (params) => service.list('electronic_eligibility_discoveries', params),
 

@@ -1,7 +1,8 @@
 import type { HotFolderComponent } from '../inbox/hot-folder-component';
 import type { SettingsStore } from '../settings/settings-store';
 import type { SyncComponent } from '../sync/sync-component';
-import type { DeskSettings } from '../../shared/bridge/desk-contract';
+import type { DeskSettings, DeskSettingsUpdate } from '../../shared/bridge/desk-contract';
+import { ServiceError } from '../../shared/service-error';
 import type { HandlersFor } from './handlers';
 
 /** Settings the desk sees and changes. The API key is stored, never sent back. */
@@ -9,18 +10,53 @@ export function settingsHandlers(deps: {
   settings: SettingsStore;
   sync: SyncComponent;
   hotFolder?: Pick<HotFolderComponent, 'reload'>;
-}): HandlersFor<'settings.get' | 'settings.update'> {
+}): HandlersFor<'settings.get' | 'settings.update' | 'settings.testConnection'> {
   const current = (): DeskSettings => {
     const saved = deps.settings.read();
-    return { ...deps.sync.upstreamSettings(), default_provider_id: saved.default_provider_id, hot_folder: saved.hot_folder };
+    return {
+      ...deps.sync.upstreamSettings(),
+      default_provider_id: saved.default_provider_id,
+      hot_folder: saved.hot_folder,
+      default_service_type: saved.default_service_type,
+      waiting: deps.sync.waiting(),
+    };
   };
   return {
     'settings.get': async () => current(),
     'settings.update': async (change) => {
+      refuseUnconfirmedSwitch(deps, change);
       const { upstreamTouched } = deps.settings.update(change);
       if (upstreamTouched) await deps.sync.reconnect();
       if (change.hot_folder !== undefined) await deps.hotFolder?.reload();
-      return current();
+      // Saving the service or its key is how a desk says "use this": say at once whether it works.
+      return { ...current(), connection: upstreamTouched ? await deps.sync.testConnection() : null };
     },
+    'settings.testConnection': async () => deps.sync.testConnection(),
   };
+}
+
+const sameUrl = (a: string | null, b: string | null) => (a ?? '').replace(/\/+$/, '') === (b ?? '').replace(/\/+$/, '');
+
+/**
+ * Records queued on this computer go to whichever service is configured when they are
+ * sent. Moving to another service (sandbox ↔ real, or between real ones) while some wait
+ * would send them there, so the change must say the desk was told; otherwise nothing is
+ * saved and the answer says how many wait, where, and what would happen to them.
+ */
+function refuseUnconfirmedSwitch(deps: { settings: SettingsStore; sync: SyncComponent }, change: DeskSettingsUpdate): void {
+  if (change.upstream_url === undefined || change.send_waiting_to_new_service) return;
+  const waiting = deps.sync.waiting();
+  if (waiting.count === 0) return;
+  const now = deps.sync.upstreamSettings();
+  if (sameUrl(now.mode === 'upstream' ? now.upstream_url : null, change.upstream_url)) return;
+  const from = waiting.mode === 'sandbox' ? 'the sandbox' : waiting.upstream_url;
+  const to = change.upstream_url === null ? 'the sandbox' : change.upstream_url;
+  const records = waiting.count === 1 ? '1 record is' : `${waiting.count} records are`;
+  const message = `${records} still waiting to be sent to ${from}. If you switch now, ${waiting.count === 1 ? 'it' : 'they'} will be sent to ${to} instead. Switch only if that is what you want, or wait until Sync shows nothing waiting.`;
+  throw new ServiceError(
+    'upstream_switch_unconfirmed',
+    message,
+    [{ path: 'send_waiting_to_new_service', code: 'required', message: 'send_waiting_to_new_service must be true to switch services while records wait to be sent.' }],
+    { status: 409, type: 'invalid_request_error' },
+  );
 }

@@ -5,7 +5,7 @@ import { migrate } from 'drizzle-orm/better-sqlite3/migrator';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import fs from 'node:fs';
 import path from 'node:path';
-import { applyDatabaseKey, encryptPlaintextDatabase } from '../security/database-cipher';
+import { applyDatabaseKey, encryptPlaintextDatabase } from './database-cipher';
 import * as schema from './schema';
 
 // Drizzle types its client as better-sqlite3's; the cipher build is the same API plus key/rekey.
@@ -99,4 +99,24 @@ function refuseFutureSchema(sqlite: SqliteHandle, file: string, migrations: { ha
  */
 export function inTransaction<T>(db: Db, fn: () => T): T {
   return db.$client.transaction(fn)();
+}
+
+/**
+ * A transaction whose COMMIT does not wait for the disk (WAL with `synchronous = NORMAL`):
+ * it survives the app crashing, not a power cut. Only for writes that are safe to lose and
+ * redo, such as the sync worker's claims and outcomes (a lost one sends the entry again with
+ * the same Idempotency-Key, which the upstream replays). The next FULL commit on the
+ * connection makes it durable too: the WAL is written in order.
+ */
+export function inTransactionWithoutFsync<T>(db: Db, fn: () => T): T {
+  const sqlite = db.$client;
+  // Inside someone's open transaction (a bulk import that awaits between its writes) this is
+  // a savepoint of theirs, committed as they commit: SQLite refuses a safety change there.
+  if (sqlite.inTransaction) return sqlite.transaction(fn)();
+  sqlite.pragma('synchronous = NORMAL');
+  try {
+    return sqlite.transaction(fn)();
+  } finally {
+    sqlite.pragma('synchronous = FULL');
+  }
 }

@@ -1,10 +1,11 @@
-import { index, integer, primaryKey, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import type {
   Benefit,
   CardSource,
   CheckFailureReason,
   ClearinghouseEntityError,
   ExtractedFields,
+  ServiceType,
   Source,
   Status,
   SyncError,
@@ -18,14 +19,19 @@ import type { AuditAction } from '../../shared/bridge/security-contract';
  * upstream gave a record the host sent it (null until synced, and always null in the sandbox).
  */
 
-export const patients = sqliteTable('patients', {
-  id: text('id').primaryKey(),
-  first_name: text('first_name').notNull(),
-  last_name: text('last_name').notNull(),
-  date_of_birth: text('date_of_birth').notNull(),
-  created_at: text('created_at').notNull(),
-  remote_id: text('remote_id'),
-});
+export const patients = sqliteTable(
+  'patients',
+  {
+    id: text('id').primaryKey(),
+    first_name: text('first_name').notNull(),
+    last_name: text('last_name').notNull(),
+    date_of_birth: text('date_of_birth').notNull(),
+    created_at: text('created_at').notNull(),
+    remote_id: text('remote_id'),
+  },
+  // Pulled records are found by their upstream id; duplicates by birth date (issue 17).
+  (t) => [index('patients_remote_id').on(t.remote_id), index('patients_date_of_birth').on(t.date_of_birth)],
+);
 
 /** Photo bytes live in files named by their object key; this row says they are complete. */
 export const photos = sqliteTable('photos', {
@@ -63,7 +69,7 @@ export const insurance_cards = sqliteTable(
     created_at: text('created_at').notNull(),
     remote_id: text('remote_id'),
   },
-  (t) => [index('insurance_cards_patient_id').on(t.patient_id), index('insurance_cards_member_id').on(t.member_id)],
+  (t) => [index('insurance_cards_patient_id').on(t.patient_id), index('insurance_cards_member_id').on(t.member_id), index('insurance_cards_remote_id').on(t.remote_id)],
 );
 
 export const extractions = sqliteTable(
@@ -82,7 +88,7 @@ export const extractions = sqliteTable(
     finished_at: text('finished_at'),
     remote_id: text('remote_id'),
   },
-  (t) => [index('extractions_card').on(t.insurance_card_id)],
+  (t) => [index('extractions_card').on(t.insurance_card_id), index('extractions_remote_id').on(t.remote_id)],
 );
 
 export const discoveries = sqliteTable(
@@ -98,11 +104,13 @@ export const discoveries = sqliteTable(
     insurance_card_member_id: text('insurance_card_member_id'),
     source: text('source').$type<Source>().notNull(),
     status: text('status').$type<Status>().notNull(),
+    /** The service type its spawned checks ask about; null: plan coverage. */
+    service_type: text('service_type').$type<ServiceType>(),
     created_at: text('created_at').notNull(),
     finished_at: text('finished_at'),
     remote_id: text('remote_id'),
   },
-  (t) => [index('discoveries_card').on(t.insurance_card_id)],
+  (t) => [index('discoveries_card').on(t.insurance_card_id), index('discoveries_remote_id').on(t.remote_id)],
 );
 
 export const checks = sqliteTable(
@@ -131,7 +139,11 @@ export const checks = sqliteTable(
     finished_at: text('finished_at'),
     remote_id: text('remote_id'),
   },
-  (t) => [index('checks_card').on(t.insurance_card_id), index('checks_discovery').on(t.electronic_eligibility_discovery_id)],
+  (t) => [
+    index('checks_card').on(t.insurance_card_id),
+    index('checks_discovery').on(t.electronic_eligibility_discovery_id),
+    index('checks_remote_id').on(t.remote_id),
+  ],
 );
 
 export const providers = sqliteTable('providers', {
@@ -147,7 +159,7 @@ export const clearinghouse_entities = sqliteTable('clearinghouse_entities', {
 });
 
 /**
- * The outbox (DESIGN.md §3). Its id is the Idempotency-Key upstream. `depends_on` lists
+ * The outbox (docs/decisions.md, local data and the outbox). Its id is the Idempotency-Key upstream. `depends_on` lists
  * entry ids that must be synced first (a card waits for its patient and photos).
  */
 export const outbox = sqliteTable(
@@ -215,7 +227,7 @@ export const inbox_items = sqliteTable(
 );
 
 /**
- * The sandbox's covered people (DESIGN.md §4): a discovery finds coverage by matching the
+ * The sandbox's covered people (docs/sandbox.md): a discovery finds coverage by matching the
  * patient's name and date of birth here. One row per coverage; the host leaves it empty.
  */
 export const roster = sqliteTable(
@@ -247,3 +259,137 @@ export const audit_log = sqliteTable('audit_log', {
   action: text('action').$type<AuditAction>().notNull(),
   record_id: text('record_id').notNull(),
 });
+
+/**
+ * Appointments (issue 16): desk-local, never sent upstream. `dedupe_key` makes re-importing a
+ * schedule change nothing: the scheduling system's id, else date + time + the patient's
+ * normalised name and birth date. `patient_id` is null while a person must choose (`ambiguous`).
+ */
+export const appointments = sqliteTable(
+  'appointments',
+  {
+    id: text('id').primaryKey(),
+    dedupe_key: text('dedupe_key').notNull().unique(),
+    date: text('date').notNull(),
+    time: text('time').notNull(),
+    first_name: text('first_name').notNull(),
+    last_name: text('last_name').notNull(),
+    date_of_birth: text('date_of_birth').notNull(),
+    member_id: text('member_id'),
+    phone: text('phone'),
+    provider_id: text('provider_id'),
+    visit_type: text('visit_type'),
+    service_type: text('service_type').$type<ServiceType>(),
+    location: text('location'),
+    external_id: text('external_id'),
+    patient_id: text('patient_id').references(() => patients.id),
+    patient_match: text('patient_match').$type<'matched' | 'created' | 'ambiguous'>().notNull(),
+    candidate_patient_ids: text('candidate_patient_ids', { mode: 'json' }).$type<string[]>().notNull(),
+    created_at: text('created_at').notNull(),
+    updated_at: text('updated_at').notNull(),
+  },
+  (t) => [index('appointments_date').on(t.date, t.time), index('appointments_patient').on(t.patient_id)],
+);
+
+/** A batch of eligibility checks for one day's appointments, durable across restarts and crashes. */
+export const eligibility_batches = sqliteTable('eligibility_batches', {
+  id: text('id').primaryKey(),
+  date: text('date').notNull(),
+  start_at: text('start_at').notNull(),
+  state: text('state').$type<'scheduled' | 'running' | 'finished'>().notNull(),
+  created_at: text('created_at').notNull(),
+  finished_at: text('finished_at'),
+});
+
+/**
+ * One appointment of a batch. A job becomes `done` in the same transaction that creates its
+ * check, so a crash can neither lose nor repeat a check.
+ */
+export const batch_jobs = sqliteTable(
+  'batch_jobs',
+  {
+    id: text('id').primaryKey(),
+    batch_id: text('batch_id')
+      .notNull()
+      .references(() => eligibility_batches.id),
+    appointment_id: text('appointment_id')
+      .notNull()
+      .references(() => appointments.id),
+    state: text('state').$type<'queued' | 'done' | 'skipped'>().notNull(),
+    skip_reason: text('skip_reason'),
+    insurance_card_id: text('insurance_card_id'),
+    check_id: text('check_id'),
+    created_at: text('created_at').notNull(),
+    updated_at: text('updated_at').notNull(),
+  },
+  (t) => [index('batch_jobs_batch_state').on(t.batch_id, t.state), index('batch_jobs_appointment').on(t.appointment_id)],
+);
+
+/**
+ * The upstream's changes feed (issue 17, docs/decisions.md "The changes feed"): one row per
+ * record, moved to a new `seq` each time the record is created or changes, in the same
+ * transaction (the sandbox's triggers write it). The host leaves it empty.
+ */
+export const changes = sqliteTable(
+  'changes',
+  {
+    seq: integer('seq').primaryKey({ autoIncrement: true }),
+    collection: text('collection').notNull(),
+    record_id: text('record_id').notNull(),
+  },
+  (t) => [uniqueIndex('changes_record').on(t.collection, t.record_id)],
+);
+
+/**
+ * What the desk has pulled from the practice's feed, per upstream (a switch of upstream
+ * starts again): the cursor, written in the same transaction as the page it ends.
+ */
+export const pull_state = sqliteTable('pull_state', {
+  upstream: text('upstream').primaryKey(),
+  cursor: text('cursor'),
+  /** Set once the desk has read to the end of the feed the first time. */
+  bootstrapped_at: text('bootstrapped_at'),
+  /** When the feed last answered (the Sync screen's "last heard from the practice"). */
+  last_pulled_at: text('last_pulled_at'),
+  /** Records applied so far (bootstrap progress). */
+  received: integer('received').notNull().default(0),
+  /** The last page's `has_more`: whether the desk is behind. */
+  behind: integer('behind', { mode: 'boolean' }).notNull().default(true),
+});
+
+/**
+ * Records of the feed the desk could not take (a record failing the contract, one naming a
+ * record the desk does not have): kept with the reason for the Sync screen and tried again.
+ */
+export const pull_set_aside = sqliteTable(
+  'pull_set_aside',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    collection: text('collection').notNull(),
+    upstream_id: text('upstream_id'),
+    reason: text('reason').notNull(),
+    record: text('record', { mode: 'json' }).$type<unknown>(),
+    created_at: text('created_at').notNull(),
+  },
+  (t) => [index('pull_set_aside_upstream').on(t.collection, t.upstream_id)],
+);
+
+/**
+ * Two patients that may be one person (same name and birth date, or same member id), found
+ * when records arrive from another desk: shown to link, never merged silently.
+ */
+export const possible_duplicates = sqliteTable(
+  'possible_duplicates',
+  {
+    patient_id: text('patient_id')
+      .notNull()
+      .references(() => patients.id),
+    other_patient_id: text('other_patient_id')
+      .notNull()
+      .references(() => patients.id),
+    reason: text('reason').$type<'name_and_date_of_birth' | 'member_id'>().notNull(),
+    state: text('state').$type<'open' | 'linked' | 'dismissed'>().notNull(),
+    created_at: text('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.patient_id, t.other_patient_id] })],
+);

@@ -1,5 +1,4 @@
 import { desc, eq, inArray } from 'drizzle-orm';
-import type { Db } from '../db/open-database';
 import { checks, discoveries, insurance_cards } from '../db/schema';
 import { syncInfoFor } from '../outbox/outbox-store';
 import { getRow, toResource, type RecordStoreDeps } from '../records/record-store';

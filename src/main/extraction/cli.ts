@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { ClearinghouseEntity } from '../../shared/contract';
-import { SEED_CLEARINGHOUSE_ENTITIES } from '../sandbox/seed-data';
+import { directoryEntities } from '../../shared/payers/payer-directory';
 import { createExtractionEngine } from './extraction-engine';
 import { asExtractionFailure } from './extraction-failure';
 
@@ -11,7 +11,8 @@ const USAGE = `Usage: npm run extract -- [--entities FILE.json] IMAGE [IMAGE]
 Reads a card's photos (front first, JPEG or PNG) on this computer, with no network, and
 prints {"fields":{"member_id":{"value":"…","confidence":0.97},…},"text":"…"}.
 --entities: a JSON array of {id, name, payer_id} to match the payer against (default: the
-clearinghouse entities Coverdesk ships with).`;
+payer directory Coverdesk ships with, ~1,250 payers with their aliases and other names).
+A photo may hold the card on a desk or in a video frame, or both sides side by side.`;
 
 /** `npm run extract -- IMAGE [IMAGE]`: one card's fields as JSON, for integrators and for checking. */
 async function main(): Promise<number> {
@@ -23,7 +24,7 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return values.help ? 0 : 2;
   }
-  let entities: readonly ClearinghouseEntity[] = SEED_CLEARINGHOUSE_ENTITIES;
+  let entities: readonly ClearinghouseEntity[] = directoryEntities();
   if (values.entities) {
     const parsed = z.array(ClearinghouseEntity).safeParse(JSON.parse(fs.readFileSync(values.entities, 'utf8')));
     if (!parsed.success) {

@@ -1,11 +1,13 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
+import { REVIEW_BELOW } from '../../shared/review-threshold';
 import { pageText, segmentPage } from './card-layout';
 import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
 import { FIELD_FORMATS } from './field-formats';
 import type { LabelledField } from './field-labels';
 import { readCardFields, type FieldSources } from './field-parser';
-import { createOcrWorker, type OcrPage, type OcrWorker } from './ocr-worker';
-import { crop, negative, prepareImage, toPgm, type PreparedImage } from './prepare-image';
+import { createOcrWorker, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
+import type { ImageQuality } from './image-quality';
+import { crop, negative, prepareCard, toPgm, withoutRules, type PreparedImage } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -21,6 +23,8 @@ export interface ExtractionResult {
   fields: ExtractedFields;
   /** Everything read from the photos, front first, in reading order. */
   text: string;
+  /** Each card side read (a photo of both sides gives two), front first: its blur and glare. */
+  quality: ImageQuality[];
 }
 
 export interface ExtractionEngineOptions {
@@ -43,8 +47,8 @@ export interface ExtractionEngine {
   close(): Promise<void>;
 }
 
-/** Fields worth a second look when the first pass misses them or is unsure. */
-const KEY_FIELDS: ExtractedFieldName[] = ['member_name', 'member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group', 'payer_name'];
+/** Fields worth a second look when the first pass misses them; every card has them. */
+const KEY_FIELDS: ExtractedFieldName[] = ['member_name', 'member_id', 'payer_name'];
 const UNSURE = 0.6;
 
 interface Pass {
@@ -69,7 +73,10 @@ const PASSES: Pass[] = [
   {
     name: 'local',
     params: { thresholding_method: '2' },
-    needed: (fields) => KEY_FIELDS.some((f) => !fields[f] || fields[f].confidence < UNSURE),
+    // Not for a field merely absent: many cards print no group or Rx group, and a second
+    // pass for each of them was most of the time of a card (measured on the held-out set).
+    // A BIN without its PCN (or the other way round) is an Rx block half read.
+    needed: (fields) => KEY_FIELDS.some((f) => !fields[f]) || !fields.rx_bin !== !fields.rx_pcn || EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
   },
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
 ];
@@ -85,11 +92,37 @@ function merge(into: { fields: ExtractedFields; sources: FieldSources }, from: {
   }
 }
 
+/**
+ * The quality gate (measured on sharp and blurred cards, docs/decisions.md): below
+ * `BLUR_REFUSE` sharpness nothing on the card reads reliably; below `BLUR_RETAKE`, or
+ * with more than `GLARE_RETAKE` of the card blown out, a card whose member id could not be
+ * read surely asks for a retake.
+ */
+const BLUR_REFUSE = 25;
+const BLUR_RETAKE = 100;
+const GLARE_RETAKE = 0.04;
+/** Under this sharpness a photo still reads, but a misread letter is likelier than the OCR thinks. */
+const SOFT = 300;
+/** Words of insurance cards, fronts and backs. */
+const CARD_WORDS = /^(members?|claims?|providers?|pharmacy|pharmacists?|coverage|benefits?|card|copays?|deductible|payer|payor|insurance|insured|subscriber|rx\w*|group|plan|network|emergency|eligibility|healthcare)\W*$/i;
+/** Fields only a card has; a name or a plan-like line alone can be on any page. */
+const CARD_EVIDENCE: ExtractedFieldName[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group', 'payer_name'];
+
+function notACard(): ExtractionFailure {
+  return new ExtractionFailure('not_a_card', 'The photo does not look like an insurance card: no member id, group, Rx codes or payer were found on it. If it is a card, retake it flat, sharp and filling the frame.');
+}
+
+function retake(reason: 'retake_blurry' | 'retake_glare'): ExtractionFailure {
+  return reason === 'retake_blurry'
+    ? new ExtractionFailure('retake_blurry', 'Retake: the photo is too blurry to read the card. Hold the card flat and the camera still, in good light.')
+    : new ExtractionFailure('retake_glare', 'Retake: glare over the id. Tilt the card or move away from the light so no reflection covers the printing.');
+}
+
 /** Values read less surely than this get a second, closer look on their own. */
 const REREAD_BELOW = 0.75;
 /** The text height a value is scaled to for that look: where the model reads best. */
 const REREAD_TEXT_HEIGHT = 36;
-const REREAD_FIELDS: LabelledField[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+const REREAD_FIELDS: LabelledField[] = ['member_id', 'member_name', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
 /** How much surer the OCR must be of the closer reading to take it. */
 const REREAD_MARGIN = 0.2;
 
@@ -115,8 +148,31 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const source = read.sources[field];
       if (!current || !source || current.confidence >= REREAD_BELOW) continue;
       done.push(`reread:${field}`);
-      const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
-      const words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+      let words: OcrWord[];
+      if (field === 'member_name') {
+        // Names sit in a tight stack ("Member:" / the name / "Dependents:" / a dependent),
+        // which sparse reading tangles into tall lines and loses the captions: read the
+        // stack around the name as a block, at its own size. The name is the line under a
+        // member caption; failing that, the line sharing a word with the first reading
+        // nearest where it was read, never one under a dependents caption.
+        const h = source.box.y1 - source.box.y0;
+        // No taller than the first reading: a rule printed above or below breaks block
+        // reading (whitened in case one crosses it; measured: taller crops read worse).
+        const box = { ...source.box, x1: source.box.x1 + 0.5 * h };
+        const region = withoutRules(crop(prepared[source.page], box, 1));
+        const lines = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '6' })).lines.sort((a, b) => a.bbox.y0 - b.bbox.y0);
+        const captionAt = lines.findIndex((l) => /^(member|name|subscriber|enrollee|cardholder)\W*$/i.test(l.text.trim()));
+        const dependentsAt = lines.findIndex((l) => /pendent|ndents/i.test(l.text));
+        const candidates = lines.slice(0, dependentsAt >= 0 ? dependentsAt : lines.length);
+        const known = current.value.toUpperCase().split(' ').filter((w) => w.length >= 3);
+        const middle = region.height / 2;
+        const centre = (l: (typeof lines)[number]) => Math.abs((l.bbox.y0 + l.bbox.y1) / 2 - middle);
+        const under = captionAt >= 0 && captionAt + 1 < candidates.length ? candidates[captionAt + 1] : undefined;
+        words = (under ?? candidates.filter((l) => l.words.some((w) => known.includes(w.text.toUpperCase()))).sort((a, b) => centre(a) - centre(b))[0])?.words ?? [];
+      } else {
+        const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
+        words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+      }
       const formatted = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
       if (!formatted) continue;
       const ocr = words.reduce((sum, w) => sum + w.confidence, 0) / words.length / 100;
@@ -132,7 +188,10 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
     const started = Date.now();
     const prepared: PreparedImage[] = [];
-    for (const image of images) prepared.push(await prepareImage(image.bytes));
+    for (const image of images) prepared.push(...(await prepareCard(image.bytes)));
+    // Too blurred to read anything reliably: say so before spending the OCR on it.
+    const front = prepared[0].quality;
+    if (front && !front.blank && front.sharpness < BLUR_REFUSE) throw retake('retake_blurry');
 
     const read = { fields: {} as ExtractedFields, sources: {} as FieldSources };
     const { fields } = read;
@@ -152,10 +211,28 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     ran.push(...(await rereadUnsure(read, prepared)));
     const text = firstPages.map((page, i) => pageText(segmentPage(page, i))).join('\n\n');
     log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
-    if (Object.keys(fields).length === 0) {
-      throw new ExtractionFailure('no_fields_found', 'No card fields could be read from the photos: retake them in good light, flat and filling the frame.');
+    const blurred = !!front && !front.blank && front.sharpness < BLUR_RETAKE;
+    // Only a name- or plan-like line (or nothing) and no label, id, Rx code or payer.
+    if (!CARD_EVIDENCE.some((f) => fields[f])) {
+      if (blurred) throw retake('retake_blurry');
+      // Plenty of words and none of a card's (a card's back speaks of members, claims and
+      // providers): a letter, a form, a screen, not a card.
+      const words = firstPages.flatMap((page) => page.lines.flatMap((line) => line.words.filter((w) => /\p{L}{3}/u.test(w.text) && w.confidence > 60)));
+      if (words.length >= 12 && !words.some((w) => CARD_WORDS.test(w.text))) throw notACard();
+      throw new ExtractionFailure('no_fields_found', 'No card fields could be read from the photos: photograph the front of the card in good light, flat and filling the frame.');
     }
-    return { fields, text };
+    const id = fields.member_id;
+    if (!id || id.confidence < REVIEW_BELOW) {
+      // The id is what the card is for: when the photo is why it could not be read, ask
+      // for a better photo rather than hand over a card without it.
+      if (front && front.glare >= GLARE_RETAKE) throw retake('retake_glare');
+      if (blurred) throw retake('retake_blurry');
+    }
+    // A soft photo reads letters less surely than the OCR's own confidence says.
+    if (front && front.sharpness < SOFT) for (const f of EXTRACTED_FIELDS) if (fields[f] && f !== 'payer_name') fields[f].confidence = Math.round(fields[f].confidence * 90) / 100;
+    // A missing member id is said, not left out: blank, with no confidence, to be typed.
+    if (!id) fields.member_id = { value: '', confidence: 0 };
+    return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }) };
   }
 
   return {

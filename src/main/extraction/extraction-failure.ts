@@ -7,6 +7,18 @@ export type ExtractionFailureReason =
   | 'no_photos'
   /** A photo is damaged, incomplete or not an image. */
   | 'unreadable_image'
+  /** A photo is an empty file. */
+  | 'empty_file'
+  /** A photo is a document (a PDF) or an image format that is not a photo. */
+  | 'unsupported_format'
+  /** A photo has more pixels than are decoded safely. */
+  | 'image_too_large'
+  /** The photo was read but shows no insurance card (no card labels, ids or payer). */
+  | 'not_a_card'
+  /** Retake: the photo is too blurred to read the card reliably. */
+  | 'retake_blurry'
+  /** Retake: a reflection hides the card's fields (the member id). */
+  | 'retake_glare'
   /** The photos were read but nothing on them looks like a card field. */
   | 'no_fields_found'
   /** The OCR engine itself failed (it could not start, crashed or timed out). */

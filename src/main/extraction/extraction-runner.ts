@@ -1,7 +1,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/open-database';
 import { extractions } from '../db/schema';
-import type { HostComponent } from '../host/create-host';
+import type { HostComponent } from '../support/host-component';
 import { findRow } from '../records/record-store';
 import type { Clock } from '../support/clock';
 import type { EventHub } from '../support/event-hub';

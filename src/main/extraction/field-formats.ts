@@ -61,16 +61,59 @@ function compact(raw: string, keep = /[A-Za-z0-9|]/): string {
   return [...raw].filter((c) => keep.test(c)).join('');
 }
 
+/** A phone number as cards print them (1-800-555-0100, (877) 842-3210): never an id. */
+const PHONE = /(^|\D)(1[-. ]?)?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(\D|$)/;
+/** Placeholders templates print where a value goes: XXXXXXX, MM/DD/YYYY. */
+const PLACEHOLDER = /^[X*#_\s-]{3,}$|MM\/?DD|YYYY/i;
+
+/**
+ * The Medicare Beneficiary Identifier: 11 characters, C A AN N A AN N A A N N (C a digit
+ * 1-9, A a letter other than S L O I B Z, N a digit, AN either). Where the position says
+ * digit, a look-alike letter is the digit; where it says letter, a 0 or 1 cannot be (those
+ * letters are never used), so the id is not an MBI.
+ */
+const MBI_SHAPE = 'CAXNAXNAANN';
+const MBI_LETTERS = /^[AC-HJKMNP-RT-Y]$/;
+export function asMbi(raw: string): { value: string; repairs: number } | null {
+  const chars = [...raw.toUpperCase()];
+  if (chars.length !== 11) return null;
+  let repairs = 0;
+  for (let i = 0; i < 11; i++) {
+    const kind = MBI_SHAPE[i];
+    const c = chars[i];
+    if (kind === 'C' || kind === 'N') {
+      if (/\d/.test(c)) continue;
+      const d = TO_DIGIT[c];
+      if (!d) return null;
+      chars[i] = d;
+      repairs++;
+    } else if (kind === 'A' && !MBI_LETTERS.test(c)) return null;
+    else if (kind === 'X' && !/\d/.test(c) && !MBI_LETTERS.test(c)) return null;
+  }
+  if (chars[0] === '0') return null;
+  return { value: chars.join(''), repairs };
+}
+
+/** The legacy Medicare claim number (HICN): nine digits and a letter, maybe a digit after it. */
+const HICN = /^\d{9}[A-Z]\d?$/;
+
 function memberId(raw: string): FormattedValue | null {
-  const { value, repairs } = repairPrefixedId(compact(raw));
+  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim())) return null;
+  const compacted = compact(raw);
+  const mbi = asMbi(compacted);
+  if (mbi) return { value: mbi.value, fit: 1, repairs: mbi.repairs };
+  const { value, repairs } = repairPrefixedId(compacted);
   if (!/^[A-Z0-9]{5,20}$/.test(value)) return null;
   const digits = value.replace(/\D/g, '').length;
   if (digits < 4) return null;
-  const fit = /^[A-Z]{0,4}\d{5,}$/.test(value) ? 1 : /^[A-Z]{0,4}\d+[A-Z0-9]*$/.test(value) ? 0.85 : 0.7;
+  let fit = /^[A-Z]{0,4}\d{5,}$/.test(value) || HICN.test(value) ? 1 : /^[A-Z]{0,4}\d+[A-Z0-9]*$/.test(value) ? 0.85 : 0.7;
+  // Few ids are this short; a short one is as likely the start of a longer one cut off.
+  if (value.length < 6) fit *= 0.85;
   return { value, fit, repairs };
 }
 
 function groupNumber(raw: string): FormattedValue | null {
+  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim())) return null;
   const cleaned = compact(raw, /[A-Za-z0-9|-]/).replace(/^-+|-+$/g, '');
   const { value, repairs } = repairPrefixedId(cleaned);
   if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
@@ -98,6 +141,7 @@ function rxBin(raw: string): FormattedValue | null {
  * a prefix and digits (RX1234). Repairs only where the code is clearly one kind.
  */
 function rxCode(raw: string): FormattedValue | null {
+  if (PLACEHOLDER.test(raw.trim())) return null;
   const text = compact(raw, /[A-Za-z0-9|-]/).toUpperCase().replace(/\|/g, 'I');
   if (!/^[A-Z0-9-]{2,15}$/.test(text)) return null;
   const letters = text.replace(/[^A-Z]/g, '').length;
@@ -120,7 +164,7 @@ function rxCode(raw: string): FormattedValue | null {
 }
 
 /** Words a name never contains: a "Member Services" line is not a member called Services. */
-const NOT_NAME = /^(SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS?|PROVIDERS?|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
+const NOT_NAME = /^(SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
 
 /**
  * A member name as the desk would type it: "FIRST [M] LAST". Cards also print
@@ -145,8 +189,13 @@ function memberName(raw: string): FormattedValue | null {
   return { value: parts.join(' '), fit, repairs };
 }
 
+/** Words of a card's other lines that a plan name never holds. */
+const NOT_PLAN = /\b(effective|date|issued|copays?|deductible|coinsurance|administered|underwritten|call|visit|www|com|yes)\b|\$/i;
+
 function planName(raw: string): FormattedValue | null {
+  if (NOT_PLAN.test(raw)) return null;
   const value = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
+  if (PLACEHOLDER.test(value) || /^X+$/i.test(value.replace(/[^A-Za-z]/g, ''))) return null;
   const letters = value.replace(/[^\p{L}]/gu, '').length;
   if (value.length < 2 || value.length > 80 || letters < 2) return null;
   // Mostly letters; a plan is not a phone number or an id.

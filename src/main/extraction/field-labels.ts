@@ -12,13 +12,19 @@ const LABELS: Record<LabelledField, string[]> = {
     'SUBSCRIBERID', 'SUBSCRIBERID#', 'SUBSCRIBER#', 'SUBSCRIBERNO', 'SUBSCRIBERNUMBER',
     'IDENTIFICATIONNO', 'IDENTIFICATIONNUMBER', 'IDENTIFICATION#', 'IDENTIFICATION',
     'ID', 'ID#', 'IDNO', 'IDNUMBER', 'ENROLLEEID', 'POLICYNO', 'POLICY#', 'POLICYNUMBER',
+    'MBR', 'MBR#', 'MBRID', 'MBRNO', 'MEMBERIDENTIFIER',
+    // Medicare: the new card's "Medicare Number" (MBI), the old card's "Claim Number" (HICN).
+    'MEDICARENUMBER', 'MEDICARENO', 'MEDICARECLAIMNUMBER', 'CLAIMNUMBER', 'CLAIMNO', 'HICN', 'MBI',
   ],
   group_number: ['GROUP', 'GROUP#', 'GROUPNO', 'GROUPNUMBER', 'GROUPNUM', 'GROUPID', 'GRP', 'GRP#', 'GRPNO', 'GRPNUMBER', 'GRPID', 'EMPLOYERGROUP'],
   rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO'],
   rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#'],
   rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID'],
-  member_name: ['MEMBERNAME', 'MEMBER', 'SUBSCRIBERNAME', 'SUBSCRIBER', 'NAME', 'ENROLLEE', 'ENROLLEENAME', 'CARDHOLDER', 'CARDHOLDERNAME', 'INSURED', 'INSUREDNAME', 'PATIENTNAME'],
-  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT', 'COVERAGE', 'NETWORK'],
+  member_name: [
+    'MEMBERNAME', 'MEMBER', 'SUBSCRIBERNAME', 'SUBSCRIBER', 'NAME', 'ENROLLEE', 'ENROLLEENAME', 'CARDHOLDER', 'CARDHOLDERNAME', 'INSURED', 'INSUREDNAME', 'PATIENTNAME',
+    'NAMEOFBENEFICIARY', 'BENEFICIARY', 'BENEFICIARYNAME', 'MEMBERSNAME',
+  ],
+  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT'],
 };
 
 const BY_FORM = new Map<string, LabelledField>();
@@ -42,7 +48,8 @@ export function labelForm(token: string): string {
     .replace(/8/g, 'B');
 }
 
-function editDistanceAtMost1(a: string, b: string): boolean {
+/** Whether two words differ by at most one letter added, dropped or changed. */
+export function withinOneEdit(a: string, b: string): boolean {
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
   let j = 0;
@@ -67,12 +74,19 @@ function editDistanceAtMost1(a: string, b: string): boolean {
 function lookup(form: string): LabelledField | undefined {
   const exact = BY_FORM.get(form);
   if (exact) return exact;
+  // "Rx" misread as "Fx", "Bx", "Px" or "Kx" ("Fx BIN#"); a "#" misread as Z or H ("BINZ").
+  const rx = /^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
+  if (rx) return rx;
+  if (form.length >= 4 && /[ZH]$/.test(form)) {
+    const hashed = BY_FORM.get(`${form.slice(0, -1)}#`) ?? (/^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2, -1)}#`) : undefined);
+    if (hashed) return hashed;
+  }
   // Long labels survive one misread or stray letter ("GRPNOO", "RRXPCN"), and so do
   // short ones ending in "#" ("IP#" for "ID#"): the "#" says a label was meant.
   const hashed = form.endsWith('#') && form.length >= 3;
   for (const [known, field] of BY_FORM) {
     const long = Math.max(known.length, form.length) >= 6 && Math.min(known.length, form.length) >= 5;
-    if ((long || (hashed && known.endsWith('#'))) && editDistanceAtMost1(form, known)) return field;
+    if ((long || (hashed && known.endsWith('#'))) && withinOneEdit(form, known)) return field;
   }
   return undefined;
 }
@@ -114,7 +128,8 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
     if (field) best = { field, start: i, end: k + 1, quality: BY_FORM.has(form) ? 1 : 0.85 };
   }
   if (!best) return undefined;
-  if (midSegment && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1])) return undefined;
+  // Two words make a label clear enough mid-line too: "… GROUP NUMBER 680765".
+  if (midSegment && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1]) && best.end - best.start < 2) return undefined;
   // "Member 4 W123..." : the 4 is the label's "#" misread, not part of the value.
   if (!best.rest && best.end < tokens.length - 1 && HASH_LIKE.has(tokens[best.end])) {
     const withHash = lookup(labelForm(tokens.slice(best.start, best.end).join('')) + '#');

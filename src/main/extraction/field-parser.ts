@@ -1,9 +1,9 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { FIELD_FORMATS } from './field-formats';
-import { labelAt, type LabelledField } from './field-labels';
+import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
-import { matchPayer } from './payer-match';
+import { matchPayerLines, payerNames } from './payer-match';
 
 export interface ParseContext {
   /** The known clearinghouse entities; the payer is matched against their names. */
@@ -121,7 +121,14 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
  * (a next label misread) still gives the BIN, and "01 7010" (a digit gap) stays whole.
  */
 function candidateFromWords(field: LabelledField, rest: string | undefined, words: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
-  for (let n = words.length; n >= (rest ? 0 : 1); n--) {
+  let last = words.length;
+  if (field === 'member_id' || field === 'group_number') {
+    // An id is one word or digit groups ("123 456 789", "1EG4 TE5 MK73"); a longer word
+    // after it is the next thing printed ("GROUP", a clinic's name), not more of the id.
+    const stop = words.findIndex((w, i) => i > 0 && !/^[A-Za-z0-9-]{1,4}$/.test(w.text) && !/^[\dOIlS-]+$/.test(w.text));
+    if (stop > 0) last = stop;
+  }
+  for (let n = last; n >= (rest ? 0 : 1); n--) {
     const used = words.slice(0, n);
     const raw = [rest ?? '', ...used.map((w) => w.text)].join(' ').trim();
     const c = candidate(field, raw, used.length > 0 ? used : hit.labelWords.slice(-1), source, quality, segment, hit);
@@ -140,7 +147,10 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
     }
     for (const source of ['right', 'below'] as const) {
       const found = valueAt(source, hit, segments);
-      if (!found || startsWithLabel(found)) continue;
+      // What follows a label ending in a colon is its value, even one that reads like a
+      // label itself ("Member:  SUBSCRIBER SMITH").
+      const colon = hit.labelWords[hit.labelWords.length - 1]?.text.endsWith(':');
+      if (!found || (startsWithLabel(found) && !colon)) continue;
       const c = candidateFromWords(hit.field, undefined, found.words, source, hit.quality, found, hit);
       if (c) out.push(c);
     }
@@ -176,20 +186,52 @@ function lettersOf(text: string): string {
   return text.toLowerCase().replace(/[^a-z]/g, '');
 }
 
-/** Whether a segment is (part of) the payer's printed name: "of Texas", "HEALTH PLANS". */
-function isPayerMark(segment: Segment, entity: ClearinghouseEntity | undefined): boolean {
-  if (!entity) return false;
+/** Whether a segment is (part of) the payer's printed name: "of Texas", "HEALTH PLANS", "United Healthcare". */
+function isPayerMark(segment: Segment, names: readonly string[]): boolean {
   const seg = lettersOf(segment.text);
   if (seg.length === 0) return false;
-  if (lettersOf(entity.name).includes(seg)) return true;
-  const match = matchPayer(segment.text, [entity]);
-  return !!match && match.score >= 0.5 && seg.length <= lettersOf(entity.name).length + 4;
+  return names.some((name) => {
+    const n = lettersOf(name);
+    return n.includes(seg) || (seg.includes(n) && seg.length <= n.length + 4);
+  });
+}
+
+/** Whether a segment names the payer's brand anywhere ("Administered by United Healthcare Inc."). */
+function mentionsPayer(segment: Segment, names: readonly string[]): boolean {
+  const seg = lettersOf(segment.text);
+  return names.some((name) => {
+    const brand = lettersOf(name.split(/\s+/)[0] ?? '');
+    return brand.length >= 4 && seg.includes(brand);
+  });
+}
+
+/**
+ * Segments listed under a "Dependents" (or "Spouse", "Other members") caption: the
+ * member's family, never the member.
+ */
+function dependentSegments(segments: Segment[]): Set<Segment> {
+  const out = new Set<Segment>();
+  // Captions as OCR reads them, a letter or two lost ("ndents", "Depcndents").
+  for (const caption of segments.filter((s) => /^(\w{0,3}(ndents?|pendents?|pcndents?)|other members|spouse|family members?)\b/i.test(s.text.replace(/[^A-Za-z ]/g, '').trim()))) {
+    let bottom = caption.bbox.y1;
+    const below = segments
+      .filter((s) => s.page === caption.page && s.bbox.y0 >= caption.bbox.y0 + 0.5 * caption.height && Math.abs(s.bbox.x0 - caption.bbox.x0) < 2 * caption.height)
+      .sort((a, b) => a.bbox.y0 - b.bbox.y0);
+    for (const s of below) {
+      if (s.bbox.y0 - bottom > 1.2 * Math.max(caption.height, s.height) || startsWithLabel(s)) break;
+      out.add(s);
+      bottom = s.bbox.y1;
+    }
+    // A dependent printed on the caption's own line: "Dependents: RICHARD DICKINSON".
+    out.add(caption);
+  }
+  return out;
 }
 
 /** A name printed without a label: alone on its line, near the member id. */
-function unlabelledName(segments: Segment[], used: Set<Segment>, anchor: Segment | undefined, entity: ClearinghouseEntity | undefined): Candidate | null {
+function unlabelledName(segments: Segment[], used: Set<Segment>, anchor: Segment | undefined, names: readonly string[]): Candidate | null {
   const options = segments
-    .filter((s) => !used.has(s) && !startsWithLabel(s) && !PLAN_WORDS.test(s.text) && !isPayerMark(s, entity) && !(entity && matchPayer(s.text, [entity])) && !/\d{3}/.test(s.text))
+    .filter((s) => !used.has(s) && !startsWithLabel(s) && !PLAN_WORDS.test(s.text) && !isPayerMark(s, names) && !mentionsPayer(s, names) && !/\d{3}/.test(s.text))
     .map((s) => ({ s, c: candidate('member_name', s.text, s.words, 'unlabelled', 1, s) }))
     .filter((o): o is { s: Segment; c: Candidate } => o.c !== null);
   if (options.length === 0) return null;
@@ -203,20 +245,99 @@ function unlabelledName(segments: Segment[], used: Set<Segment>, anchor: Segment
   return options[0].c;
 }
 
-/** A plan printed without a label: product names sit in the header, beside the payer's mark. */
-function unlabelledPlan(segments: Segment[], used: Set<Segment>, firstLabel: Segment | undefined, entity: ClearinghouseEntity | undefined): Candidate | null {
-  const options = segments
-    .filter(
-      (s) =>
-        !used.has(s) &&
-        !startsWithLabel(s) &&
-        !isPayerMark(s, entity) &&
-        (firstLabel ? s.page === firstLabel.page && s.bbox.y1 <= firstLabel.bbox.y0 + firstLabel.height : true),
-    )
-    .map((s) => candidate('plan_name', s.text, s.words, 'unlabelled', PLAN_WORDS.test(s.text) ? 1 : 0.7, s))
-    .filter((c): c is Candidate => c !== null && !/\d{3}/.test(c.value));
-  options.sort((a, b) => b.confidence - a.confidence);
-  return options[0] ?? null;
+/** Words that make a line a plan's product name: plan types and the words products are named with. */
+const PLAN_TYPE = /\b(PPO|HMO|POS|EPO|HDHP|HSA|PLUS|CHOICE|ADVANTAGE|SELECT|GOLD|SILVER|BRONZE|PLATINUM|ESSENTIALS?|PREMIER|FREEDOM|LIBERTY|METRO|MEDI-CAL|MARKETPLACE|LOCALPLUS|NAVIGATE|OPTIONS|CORE|SAVINGS|OAP|PLAN|BALANCED|SECURE|DUAL|COVERED|MANAGED|OPEN ACCESS|HEALTHY|COMMUNITY|CARE \d+)\b/gi;
+/** Words of sentences and of other lines: a plan name is a name, not a sentence. */
+const SENTENCE_WORDS = /\b(with|by|for|to|and|out|from|your|you|is|are|this|only)\b/i;
+
+/**
+ * A plan printed without a label: a product name in the header or footer ("UnitedHealthcare
+ * Choice Plus", "HUMANA GOLD PLUS (HMO)", "HEALTH SAVINGS PLAN"): a short line with plan
+ * words, often the payer's brand before them. Never the payer's name alone, a company
+ * name without plan words, or a sentence. Below the "check this" threshold: it is a guess
+ * from the card's look, not a labelled value.
+ */
+function unlabelledPlan(segments: Segment[], used: Set<Segment>, names: readonly string[]): Candidate | null {
+  let best: { c: Candidate; score: number } | null = null;
+  for (const s of segments) {
+    if (used.has(s) || startsWithLabel(s) || isPayerMark(s, names) || /\d{3}/.test(s.text)) continue;
+    const words = s.text.split(/\s+/).length;
+    const kinds = new Set((s.text.match(PLAN_TYPE) ?? []).map((w) => w.toUpperCase()));
+    if (kinds.size === 0 || words > 7 || SENTENCE_WORDS.test(s.text)) continue;
+    const c = candidate('plan_name', s.text, s.words, 'unlabelled', 1, s);
+    if (!c) continue;
+    const score = kinds.size + (mentionsPayer(s, names) ? 1 : 0) + s.height / 100;
+    if (!best || score > best.score) best = { c, score };
+  }
+  if (!best) return null;
+  best.c.confidence = Math.min(best.c.confidence, 0.75);
+  best.c.value = withPayerSpelling(best.c.value, names);
+  return best.c;
+}
+
+/**
+ * A plan name starts with its payer's brand more often than not ("UnitedHealthcare Core
+ * Essential"): a long word one misread letter from a word of the payer's own name is that word.
+ */
+function withPayerSpelling(value: string, names: readonly string[]): string {
+  const known = (names[0] ?? '').split(/[^\p{L}]+/u).filter((w) => w.length >= 7);
+  return value
+    .split(' ')
+    .map((word) => known.find((k) => k.toLowerCase() !== word.toLowerCase() && withinOneEdit(k.toLowerCase(), word.toLowerCase())) ?? word)
+    .join(' ');
+}
+
+/**
+ * BCBS cards print the id in columns, "Prefix  Identification #  Suffix" over
+ * "ABC  123456789  01": the member id is the prefix and the number run together (the
+ * suffix names the person on the contract).
+ */
+function prefixColumnsId(segments: Segment[]): Candidate | null {
+  for (const row of segments) {
+    const words = row.words;
+    const at = words.findIndex((w) => /^PREFIX$/i.test(w.text.replace(/[^A-Za-z]/g, '')));
+    if (at < 0) continue;
+    const prefixWord = words[at];
+    const h = row.height;
+    // The id caption: the next words on the row (same segment or the next one to the right).
+    const sameRow = segments.filter((s) => s.page === row.page && verticalOverlap(s.bbox, row.bbox) >= 0.5).flatMap((s) => s.words);
+    const idWord = sameRow
+      .filter((w) => w.bbox.x0 > prefixWord.bbox.x1 && /^(.?DENTIFICATION|ID|MEMBER|SUBSCRIBER|NUMBER)/i.test(w.text.replace(/[^A-Za-z]/g, '')))
+      .sort((a, b) => a.bbox.x0 - b.bbox.x0)[0];
+    if (!idWord) continue;
+    const below = segments
+      .filter((s) => s.page === row.page && s.bbox.y0 >= row.bbox.y1 - 0.2 * h && s.bbox.y0 - row.bbox.y1 < 2 * h)
+      .flatMap((s) => s.words)
+      // Under the captions only: another column's line may sit higher than the values.
+      .filter((w) => w.bbox.y0 - row.bbox.y1 < 2 * h && w.bbox.x1 > prefixWord.bbox.x0 - h && w.bbox.x0 < idWord.bbox.x1 + 4 * h);
+    if (below.length === 0) continue;
+    const top = Math.min(...below.map((w) => w.bbox.y0));
+    const valueRow = below.filter((w) => w.bbox.y0 - top < h);
+    const under = (caption: OcrWord, next?: OcrWord) =>
+      valueRow
+        .filter((w) => w.bbox.x1 > caption.bbox.x0 - h && w.bbox.x0 < (next ? next.bbox.x0 - 0.3 * h : Infinity))
+        .sort((a, b) => a.bbox.x0 - b.bbox.x0);
+    const prefix = under(prefixWord, idWord)[0];
+    const number = under(idWord)[0];
+    if (!prefix || !number) continue;
+    const p = prefix.text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+    if (!/^[A-Z0-9]{2,4}$/.test(p)) continue;
+    const c = candidate('member_id', p + number.text, [prefix, number], 'below', 1, row);
+    if (c && /^[A-Z0-9]{2,4}\d{6,}$/.test(c.value)) return c;
+  }
+  return null;
+}
+
+/** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
+function pageRows(segments: Segment[]): Segment[][] {
+  const rows: Segment[][] = [];
+  for (const segment of [...segments].sort((a, b) => a.page - b.page || a.bbox.y0 - b.bbox.y0)) {
+    const row = rows.find((r) => r[0].page === segment.page && verticalOverlap(r[0].bbox, segment.bbox) >= 0.5);
+    if (row) row.push(segment);
+    else rows.push([segment]);
+  }
+  // Each segment alone too: a logo beside other text is its own line of print.
+  return [...rows.map((r) => r.sort((a, b) => a.bbox.x0 - b.bbox.x0)), ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s]))];
 }
 
 /** Where each field's value was read: which photo, and its box on the prepared image. */
@@ -246,21 +367,42 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
   }
 
-  const allText = segments.map((s) => s.text).join('\n');
-  const payer = matchPayer(allText, context.entities);
-  const used = new Set<Segment>([...hits.map((h) => h.segment), ...[...best.values()].map((c) => c.segment)]);
+  const columns = prefixColumnsId(segments);
+  if (columns) {
+    // Two words read apart and joined: a little less sure than one read whole.
+    columns.confidence *= 0.9;
+    best.set('member_id', columns);
+  } else if (best.has('member_id') && segments.some((s) => s.words.some((w) => /^PREFIX$/i.test(w.text.replace(/[^A-Za-z]/g, ''))))) {
+    // The card prints a prefix column that could not be joined to the number: the id
+    // read is likely missing its prefix.
+    best.get('member_id')!.confidence *= 0.7;
+  }
+
+  const bottoms = pages.map((_, i) => Math.max(0, ...segments.filter((s) => s.page === i).map((s) => s.bbox.y1)));
+  const payer = matchPayerLines(
+    pageRows(segments).map((row) => ({
+      text: row.map((s) => s.text).join(' '),
+      confidence: meanConfidence(row.flatMap((s) => s.words)),
+      header: row[0].page === 0 && row[0].bbox.y0 < bottoms[0] / 3,
+    })),
+    context.entities,
+  );
+  const names = payer ? payerNames(payer.entity, context.entities) : [];
+  const dependents = dependentSegments(segments);
+  const used = new Set<Segment>([...hits.map((h) => h.segment), ...[...best.values()].map((c) => c.segment), ...dependents]);
+  const name = best.get('member_name');
+  if (name && dependents.has(name.segment)) best.delete('member_name');
 
   if (!best.has('member_name')) {
     const anchor = hits.find((h) => h.field === 'member_id')?.segment;
-    const name = unlabelledName(segments, used, anchor, payer?.entity);
-    if (name) {
-      best.set('member_name', name);
-      used.add(name.segment);
+    const unlabelled = unlabelledName(segments, used, anchor, names);
+    if (unlabelled) {
+      best.set('member_name', unlabelled);
+      used.add(unlabelled.segment);
     }
   }
   if (!best.has('plan_name')) {
-    const firstLabel = hits.map((h) => h.segment).sort((a, b) => a.page - b.page || a.bbox.y0 - b.bbox.y0)[0];
-    const plan = unlabelledPlan(segments, used, firstLabel, payer?.entity);
+    const plan = unlabelledPlan(segments, used, names);
     if (plan) best.set('plan_name', plan);
   }
 

@@ -1,72 +1,305 @@
 import type { ClearinghouseEntity } from '../../shared/contract';
+import { withDirectoryFacts, type PayerEntry } from '../../shared/payers/payer-directory';
+import { normalizePayerText } from '../../shared/payers/payer-search';
+import { withinOneEdit } from './field-labels';
 
 export interface PayerMatch {
   entity: ClearinghouseEntity;
-  /** Share of the entity's name found on the card, 0..1, lowered for misread letters. */
+  /** How surely the card names this payer, 0..1. */
   score: number;
+  /** A payer id printed on the card ("Payer ID 87726"), or the payer's name. */
+  via: 'payer_id' | 'name';
+}
+
+/** A line of the card as read: its text and the OCR's confidence in it, 0..1. */
+export interface CardLine {
+  text: string;
+  confidence: number;
+  /** In the card's header (its top third), where payers print their mark. */
+  header?: boolean;
 }
 
 /** Words that say nothing about which payer it is. */
-const FILLER = new Set(['of', 'the', 'and', 'inc', 'co', 'company', 'corp', 'llc', 'plan', 'plans']);
+const FILLER = new Set(['of', 'the', 'and', 'inc', 'co', 'company', 'corp', 'llc', 'plan', 'plans', 'insurance', 'ins', 'for']);
 
-function letters(text: string): string {
-  return text.toLowerCase().replace(/[^a-z]/g, '');
+/** US state names' words: the region in a payer's name, which its cards often leave out. */
+const REGION_WORDS = new Set(
+  'alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri montana nebraska nevada hampshire jersey mexico york carolina dakota ohio oklahoma oregon pennsylvania rhode island tennessee texas utah vermont virginia washington west wisconsin wyoming north south new puerto rico district columbia'.split(' '),
+);
+
+/** The region words that name one state: a card naming another state is another payer. */
+const STATE_WORDS = new Set([...REGION_WORDS].filter((w) => !['new', 'north', 'south', 'west', 'island', 'district', 'columbia', 'rico', 'hampshire', 'jersey', 'mexico', 'york', 'carolina', 'dakota'].includes(w)));
+
+interface NameDoc {
+  entry: number;
+  /** Distinct meaningful words, in print order (the first is the brand). */
+  words: string[];
+  /** The name's letters run together: "UnitedHealthcare" and "United Healthcare" are one name. */
+  joined: string;
+  /** The payer's own name, not one of its alternate names (which include product names). */
+  primary: boolean;
 }
 
-/** Whether `needle` occurs in `hay` with at most `k` edits (Sellers' approximate search). */
-function approxIncludes(hay: string, needle: string, k: number): number | null {
-  if (hay.includes(needle)) return 0;
-  if (k === 0) return null;
-  let previous = new Array<number>(hay.length + 1).fill(0);
-  for (let i = 1; i <= needle.length; i++) {
-    const current = new Array<number>(hay.length + 1);
-    current[0] = i;
-    for (let j = 1; j <= hay.length; j++) {
-      const cost = needle[i - 1] === hay[j - 1] ? 0 : 1;
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
-    }
-    previous = current;
+interface Matcher {
+  entries: PayerEntry[];
+  entities: readonly ClearinghouseEntity[];
+  docs: NameDoc[];
+  postings: Map<string, number[]>;
+  idf: Map<string, number>;
+  /** Every word of every name, sorted: misread words are looked up among their neighbours. */
+  vocabulary: string[];
+  byId: Map<string, number>;
+  /** For each word, in how many names it stands after the first word (a brand stands first). */
+  inside: Map<string, number>;
+}
+
+/** A word in more of the directory's names than this is common ("health", "blue", "network"). */
+const COMMON_WORD = 15;
+
+const matchers = new WeakMap<readonly ClearinghouseEntity[], Matcher>();
+let lastBuilt: { signature: string; matcher: Matcher } | null = null;
+
+const wordsOf = (text: string) => normalizePayerText(text).split(' ').filter((w) => w.length > 0);
+
+/**
+ * The index of the desk's payers with the directory's alternate names and alias ids,
+ * built once per entity list (~3,500 payers in tens of milliseconds) and kept.
+ */
+function matcherFor(entities: readonly ClearinghouseEntity[]): Matcher {
+  const cached = matchers.get(entities);
+  if (cached) return cached;
+  // The desk lists its entities afresh for each card: the same list is the same index.
+  const signature = entities.map((e) => `${e.id}\u0000${e.name}\u0000${e.payer_id}`).join('\u0001');
+  if (lastBuilt?.signature === signature) {
+    matchers.set(entities, lastBuilt.matcher);
+    return lastBuilt.matcher;
   }
-  const best = Math.min(...previous);
-  return best <= k ? best : null;
+  const entries = withDirectoryFacts(entities);
+  const docs: NameDoc[] = [];
+  const byId = new Map<string, number>();
+  entries.forEach((entry, i) => {
+    [entry.name, ...entry.alternate_names].forEach((name, k) => {
+      const words = [...new Set(wordsOf(name).filter((w) => !FILLER.has(w)))];
+      if (words.length > 0) docs.push({ entry: i, words, joined: words.join(''), primary: k === 0 });
+    });
+    for (const id of [entry.payer_id, ...entry.alias_ids]) if (!byId.has(id.toUpperCase())) byId.set(id.toUpperCase(), i);
+  });
+  // Primary ids win over another payer's alias.
+  entries.forEach((entry, i) => byId.set(entry.payer_id.toUpperCase(), i));
+  const postings = new Map<string, number[]>();
+  docs.forEach((doc, d) => {
+    for (const w of doc.words) {
+      const list = postings.get(w);
+      if (list) list.push(d);
+      else postings.set(w, [d]);
+    }
+  });
+  const inside = new Map<string, number>();
+  for (const doc of docs) for (const w of doc.words.slice(1)) inside.set(w, (inside.get(w) ?? 0) + 1);
+  const idf = new Map<string, number>();
+  for (const [w, list] of postings) idf.set(w, Math.log(1 + docs.length / list.length));
+  const matcher = { entries, entities, docs, postings, idf, vocabulary: [...postings.keys()].sort(), byId, inside };
+  matchers.set(entities, matcher);
+  lastBuilt = { signature, matcher };
+  return matcher;
 }
 
 /**
- * Which known clearinghouse entity the card belongs to, from its printed text. Payers
- * print their names in their own way ("BlueCross BlueShield of Texas", "UNITED
- * HEALTHCARE", "aetna"), so names are compared as letters only, word by word, allowing
- * one misread letter in longer words. The first word (the brand) must be there.
+ * The directory words a printed word stands for: itself; one misread letter away (words of
+ * six letters or more); or two words printed run together ("BlueCross" is blue + cross).
  */
-export function matchPayer(text: string, entities: readonly ClearinghouseEntity[]): PayerMatch | null {
-  const hay = letters(text);
-  let best: PayerMatch | null = null;
-  for (const entity of entities) {
-    const words = entity.name
-      .split(/[^A-Za-z]+/)
-      .map(letters)
-      .filter((w) => w.length > 0 && !FILLER.has(w));
-    if (words.length === 0) continue;
-    // "UnitedHealthcare" is printed "United Healthcare" as often as not: try it whole too.
-    const whole = words.join('');
-    let found = 0;
-    let total = 0;
-    let brandFound = false;
-    words.forEach((word, i) => {
-      total += word.length;
-      const edits = approxIncludes(hay, word, word.length >= 5 ? 1 : 0);
-      if (edits === null) return;
-      found += word.length * (edits === 0 ? 1 : 0.85);
-      if (i === 0) brandFound = true;
-    });
-    const wholeEdits = whole.length >= 8 ? approxIncludes(hay, whole, Math.floor(whole.length / 8)) : null;
-    let score = found / total;
-    if (wholeEdits !== null) {
-      score = Math.max(score, 1 - (0.15 * wholeEdits) / Math.max(1, whole.length / 8));
-      brandFound = true;
+function readAs(m: Matcher, word: string): { word: string; sure: number }[] {
+  const out: { word: string; sure: number }[] = [];
+  if (word.length >= 7) {
+    for (let cut = 3; cut <= word.length - 3; cut++) {
+      const a = word.slice(0, cut);
+      const b = word.slice(cut);
+      if (m.postings.has(a) && m.postings.has(b)) out.push({ word: a, sure: 1 }, { word: b, sure: 1 });
     }
-    if (!brandFound || score < 0.5) continue;
-    // Prefer the longer name when one is inside another ("Aetna" vs "Aetna Better Health").
-    if (!best || score > best.score || (score === best.score && total > letters(best.entity.name).length)) best = { entity, score };
   }
-  return best;
+  if (m.postings.has(word)) return [...out, { word, sure: 1 }];
+  if (out.length === 0 && word.length >= 6) {
+    let lo = 0;
+    let hi = m.vocabulary.length;
+    const prefix = word.slice(0, 2);
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (m.vocabulary[mid] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < m.vocabulary.length && m.vocabulary[k].startsWith(prefix); k++) {
+      const v = m.vocabulary[k];
+      if (v.length >= 6 && withinOneEdit(v, word)) out.push({ word: v, sure: 0.85 });
+    }
+  }
+  return out;
+}
+
+interface Scored {
+  entry: number;
+  /** Share of the name's weight found on the card. */
+  coverage: number;
+  /** The weight found: a long distinctive name found whole says more than a short common one. */
+  weight: number;
+  words: string[];
+  /** How many payers have a name with all the words found: one word alone ("Medicare") names many. */
+  sharedBy: number;
+  primary: boolean;
+  /** Found on a header line. */
+  header: boolean;
+}
+
+function sharedBy(m: Matcher, words: string[]): number {
+  if (words.length === 0) return Infinity;
+  const lists = words.map((w) => m.postings.get(w) ?? []).sort((a, b) => a.length - b.length);
+  const entries = new Set<number>();
+  for (const d of lists[0]) if (lists.every((list) => list.includes(d))) entries.add(m.docs[d].entry);
+  return entries.size;
+}
+
+/** The payers a few consecutive lines name, each with how much of its name is there. */
+function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
+  const found = new Map<string, number>();
+  const at = new Map<string, number[]>();
+  words.forEach((w, position) => {
+    if (FILLER.has(w) || w.length < 2) return;
+    for (const r of readAs(m, w)) {
+      found.set(r.word, Math.max(found.get(r.word) ?? 0, r.sure));
+      at.set(r.word, [...(at.get(r.word) ?? []), position]);
+    }
+  });
+  // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
+  // "Shared In and Out of Network" does not spell "Shared Health".
+  const inOrder = (doc: NameDoc) => {
+    const named = doc.words.filter((w) => !REGION_WORDS.has(w));
+    let previous = -1;
+    let first = -1;
+    for (const w of named) {
+      const next = (at.get(w) ?? []).find((p) => p >= previous);
+      if (next === undefined) return false;
+      if (first < 0) first = next;
+      previous = next;
+    }
+    return previous - first <= named.length + 2;
+  };
+  const joinedCard = words.filter((w) => !FILLER.has(w)).join('');
+  const cardRegions = [...found.keys()].filter((w) => STATE_WORDS.has(w));
+  const candidates = new Set<number>();
+  for (const w of found.keys()) for (const d of m.postings.get(w) ?? []) candidates.add(d);
+  const out: Scored[] = [];
+  for (const d of candidates) {
+    const doc = m.docs[d];
+    // The brand (the name's first word) must be on the card, or the whole name run together.
+    const whole = doc.joined.length >= 4 && joinedCard.includes(doc.joined);
+    if (!whole && !found.has(doc.words[0])) continue;
+    // "…of South Central Wisconsin" is not a California payer, however many words it shares.
+    const docRegions = doc.words.filter((w) => STATE_WORDS.has(w));
+    if (cardRegions.length > 0 && docRegions.length > 0 && !docRegions.some((w) => cardRegions.includes(w))) continue;
+    // Every word of the name but its region must be there: "Shared Health Mississippi" is
+    // not named by a line that says "Shared". A name of common words only ("Network
+    // Health") must be printed as it is written, words together.
+    if (!whole && (doc.words.some((w) => !REGION_WORDS.has(w) && !found.has(w)) || !inOrder(doc))) continue;
+    if (!whole && doc.words.length === 2 && doc.words.every((w) => (m.postings.get(w)?.length ?? 0) > COMMON_WORD)) continue;
+    // A short acronym alone ("CMS", "GHI") turns up on cards by chance, and a one-word name
+    // is too little to go on when it was only nearly read ("Benefits" is not "Benefit Inc.").
+    if (doc.words.length === 1 && (doc.joined.length < 4 || (!whole && doc.joined.length < 8 && found.get(doc.words[0]) !== 1))) continue;
+    let total = 0;
+    let got = 0;
+    for (const w of doc.words) {
+      // Cards often leave out the region a payer's name ends with ("Premera Blue Cross").
+      const weight = (m.idf.get(w) ?? 0) * (REGION_WORDS.has(w) ? 0.25 : 1);
+      total += weight;
+      got += weight * (whole ? 1 : (found.get(w) ?? 0));
+    }
+    if (total > 0) out.push({ entry: doc.entry, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header });
+  }
+  return out;
+}
+
+/** A payer id printed on the card: "Payer ID 87726", "Payor ID: 61101", "Payer # 87726". */
+/** Better first: more of the name found, the payer's own name, in the header, rarer words. */
+function compare(a: Scored, b: Scored): number {
+  return b.coverage - a.coverage || Number(b.primary) - Number(a.primary) || Number(b.header) - Number(a.header) || b.weight - a.weight;
+}
+
+const PAYER_ID_LINE = /\bpay[eo]r\s*(?:id|#|no\.?|number)\s*[:#.]?\s*([A-Z0-9]{5,7})\b/i;
+
+/**
+ * Which of the desk's payers the card belongs to, from its lines. A payer id printed on
+ * the card names the payer outright (when the desk knows that id, as a primary or alias
+ * id). Otherwise the payer is the one whose name, or one of its alternate names, is most
+ * fully printed on one line (or two lines in a row, "BlueCross BlueShield" / "of Texas"),
+ * words weighted by how rare they are among the directory's names, so "Health" or "Blue"
+ * alone names nobody. When two payers fit about as well the match is kept but its score
+ * says so.
+ */
+export function matchPayerLines(lines: readonly CardLine[], entities: readonly ClearinghouseEntity[]): PayerMatch | null {
+  if (entities.length === 0) return null;
+  const m = matcherFor(entities);
+  let byId: { entry: number; confidence: number } | null = null;
+  for (const line of lines) {
+    const id = PAYER_ID_LINE.exec(line.text);
+    const entry = id ? m.byId.get(id[1].toUpperCase()) : undefined;
+    if (entry !== undefined) {
+      byId = { entry, confidence: line.confidence };
+      break;
+    }
+  }
+  const best = new Map<number, Scored>();
+  const lineWords = lines.map((l) => wordsOf(l.text));
+  // Free text (no layout) counts as header throughout.
+  const header = (i: number) => lines[i].header ?? true;
+  for (let i = 0; i < lineWords.length; i++) {
+    for (const words of [lineWords[i], i + 1 < lineWords.length ? [...lineWords[i], ...lineWords[i + 1]] : null]) {
+      if (!words) continue;
+      for (const s of scoreWindow(m, words, header(i))) {
+        const current = best.get(s.entry);
+        if (!current || compare(s, current) < 0) best.set(s.entry, s);
+      }
+    }
+  }
+  // Words found that few payers share: "Medicare", "Health" or "Blue Cross" alone name nobody.
+  const few = Math.max(5, m.entries.length * 0.03);
+  // (A name found whole, brand and all, stands: "Aetna" is shared by many Aetna plans' names.)
+  const ranked = [...best.values()].filter((s) => s.coverage >= 0.75 && (s.sharedBy <= few || (s.coverage >= 0.999 && s.words.some((w) => w.length >= 5)))).sort(compare);
+  const top = ranked[0];
+  if (byId) {
+    const agrees = top?.entry === byId.entry || best.get(byId.entry)?.coverage === 1;
+    // A misread digit could name another payer: without its name on the card too, the
+    // printed id is trusted only as far as it was read clearly.
+    const score = agrees ? 0.99 : top && top.coverage >= 0.9 ? 0.6 : Math.min(0.95, byId.confidence);
+    if (agrees || !top || top.coverage < 0.9) return { entity: m.entities[byId.entry], score, via: 'payer_id' };
+  }
+  if (!top) return null;
+  // A rival that fits as well (another payer of the same brand and region) halves the certainty.
+  // A payer whose name is only part of the top one's ("Molina Healthcare" beside "Molina
+  // Healthcare of California") is less specific, not a rival.
+  // Nor is a payer found only by an alternate name (often a product: "Medicare Advantage")
+  // when the top one is found by its own name.
+  const rival = ranked.find(
+    (s) => s.entry !== top.entry && s.coverage >= top.coverage - 0.05 && s.weight >= top.weight * 0.85 && s.words.some((w) => !top.words.includes(w)) && (s.primary || !top.primary),
+  );
+  // A payer named only by an alternate name (a product, a former name) is a lead to check.
+  // So is a one-word name found only below the header ("BENEFIT INFORMATION" is not
+  // "Benefit Inc."): brands are printed at the top.
+  // A one-word name that is an everyday word of payers' names ("Benefit", "Health") rather
+  // than a brand is a lead to check too.
+  const everyday = top.words.length === 1 && (m.inside.get(top.words[0]) ?? 0) > (m.postings.get(top.words[0])?.length ?? 0) / 2;
+  const score = top.coverage * (rival ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.7 : 1);
+  return { entity: m.entities[top.entry], score, via: 'name' };
+}
+
+/** `matchPayerLines` over free text, one line per line. */
+export function matchPayer(text: string, entities: readonly ClearinghouseEntity[]): PayerMatch | null {
+  return matchPayerLines(
+    text.split('\n').map((t) => ({ text: t, confidence: 1 })),
+    entities,
+  );
+}
+
+/** The names a payer is printed by: its own and the directory's alternate names. */
+export function payerNames(entity: ClearinghouseEntity, entities: readonly ClearinghouseEntity[]): string[] {
+  const m = matcherFor(entities);
+  const entry = m.entries.find((e) => e.id === entity.id);
+  return entry ? [entry.name, ...entry.alternate_names] : [entity.name];
 }

@@ -1,5 +1,8 @@
-import sharp from 'sharp';
+import sharp, { type Metadata } from 'sharp';
 import { ExtractionFailure } from './extraction-failure';
+import { findCards, type CardQuad, type GrayImage } from './find-card';
+import { imageQuality, type ImageQuality } from './image-quality';
+import { warpQuad, type Point } from './perspective';
 
 export interface PreparedImage {
   /** Grey levels, row by row. */
@@ -8,6 +11,8 @@ export interface PreparedImage {
   height: number;
   /** The skew corrected, in degrees (clockwise on the photo). */
   skew: number;
+  /** Blur and glare, measured on the card before its light was evened out. */
+  quality?: ImageQuality;
 }
 
 /** The image as a binary PGM: Leptonica reads it without a decode step. */
@@ -50,6 +55,20 @@ export function crop(image: PreparedImage, box: { x0: number; y0: number; x1: nu
   return { gray, width: stride, height: height + 2 * margin, skew: image.skew };
 }
 
+/**
+ * The image with printed rules (rows dark across most of its width) whitened: block
+ * reading takes a long line for a row of text and garbles the lines beside it.
+ */
+export function withoutRules(image: PreparedImage): PreparedImage {
+  const gray = Uint8Array.from(image.gray);
+  for (let y = 0; y < image.height; y++) {
+    let dark = 0;
+    for (let x = 0; x < image.width; x++) if (gray[y * image.width + x] < 128) dark++;
+    if (dark > image.width * 0.6) gray.fill(255, y * image.width, (y + 1) * image.width);
+  }
+  return { ...image, gray };
+}
+
 export interface PrepareOptions {
   /** The longest side after scaling. */
   longSide?: number;
@@ -57,10 +76,18 @@ export interface PrepareOptions {
   deskew?: boolean;
   /** Skip evening out the light (for measuring what it brings). */
   flatten?: boolean;
+  /** Read the whole photo instead of looking for the card in it (for measuring what it brings). */
+  findCard?: boolean;
 }
 
 /** Photos larger than this many pixels are refused before decoding (a decompression bomb). */
-const MAX_INPUT_PIXELS = 40_000_000;
+export const MAX_INPUT_PIXELS = 40_000_000;
+/** The largest side a photo is decoded at: a card filling a quarter of it still has its full detail. */
+const DECODE_SIDE = 4096;
+/** A card narrower than this (long side) is enlarged to `ENLARGE_TO`: small text reads better larger. */
+const ENLARGE_BELOW = 1000;
+const ENLARGE_TO = 1100;
+const ID1_ASPECT = 85.6 / 53.98;
 /** The skew search: phone photos of cards on a desk are rarely tilted more than this. */
 const MAX_SKEW = 12;
 /** Below this the rotation costs more than it brings. */
@@ -69,6 +96,152 @@ const MIN_SKEW = 0.4;
 function unreadable(): ExtractionFailure {
   return new ExtractionFailure('unreadable_image', 'A photo could not be read: it is damaged, incomplete or not a JPEG or PNG image.');
 }
+
+/** Formats a card photo can come in (sharp decodes them all without a plug-in). */
+const PHOTO_FORMATS = new Set(['jpeg', 'png', 'webp', 'tiff', 'gif', 'heif']);
+
+/**
+ * Refuses, before decoding, what cannot be a card photo, with the reason a person can act
+ * on: an empty file, a PDF or another document, something that is not an image, a photo
+ * too large to decode safely.
+ */
+export async function checkPhoto(bytes: Uint8Array): Promise<{ width: number; height: number }> {
+  if (bytes.length === 0) throw new ExtractionFailure('empty_file', 'A photo of the card is an empty file (0 bytes): take or scan it again.');
+  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
+  if (head.startsWith('%PDF')) {
+    throw new ExtractionFailure('unsupported_format', 'A photo of the card is a PDF document: scan or photograph the card as a JPEG or PNG image.');
+  }
+  let meta: Metadata;
+  try {
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw unreadable();
+  }
+  if (!meta.format || !PHOTO_FORMATS.has(meta.format)) {
+    throw new ExtractionFailure('unsupported_format', `A photo of the card is not a photo (${meta.format ?? 'unknown'} file): use a JPEG or PNG image.`);
+  }
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (width * height > MAX_INPUT_PIXELS) {
+    const mp = Math.round((width * height) / 1e6);
+    throw new ExtractionFailure('image_too_large', `A photo of the card is ${mp} megapixels; photos up to ${MAX_INPUT_PIXELS / 1e6} megapixels are read: retake it at a lower resolution.`);
+  }
+  if (width < 16 || height < 16) throw unreadable();
+  return { width, height };
+}
+
+/** One decode: upright, transparent areas white, at most `DECODE_SIDE`, grey. */
+async function decodeGray(bytes: Uint8Array): Promise<GrayImage> {
+  try {
+    const decoded = await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_INPUT_PIXELS })
+      .autoOrient()
+      // Transparent PNG areas would otherwise turn black, hiding dark text.
+      .flatten({ background: '#ffffff' })
+      .resize({ width: DECODE_SIDE, height: DECODE_SIDE, fit: 'inside', withoutEnlargement: true })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (decoded.info.channels !== 1) throw new Error(`expected one channel, got ${decoded.info.channels}`);
+    return { gray: new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), width: decoded.info.width, height: decoded.info.height };
+  } catch {
+    throw unreadable();
+  }
+}
+
+async function resizeGray(image: GrayImage, width: number, height: number): Promise<GrayImage> {
+  const out = await sharp(image.gray, { raw: { width: image.width, height: image.height, channels: 1 } })
+    .resize({ width, height, fit: 'fill', kernel: width > image.width ? 'lanczos3' : 'lanczos2' })
+    .greyscale()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { gray: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength), width: out.info.width, height: out.info.height };
+}
+
+/** The size a card is read at: its own, no larger than `longSide`, small ones enlarged. */
+function readingSize(width: number, height: number, longSide: number): { width: number; height: number } {
+  const long = Math.max(width, height);
+  const scale = long > longSide ? longSide / long : long < ENLARGE_BELOW ? ENLARGE_TO / long : 1;
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+const dist = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
+
+/**
+ * One card side cut out of the photo along its corners and straightened, at no more than
+ * its own resolution (enlarging is left to sharp's better kernel), and its reading size.
+ */
+function cutOut(image: GrayImage, { corners, outline }: CardQuad, longSide: number): { side: GrayImage; size: { width: number; height: number } } {
+  let w = Math.max(dist(corners[0], corners[1]), dist(corners[3], corners[2]));
+  let h = Math.max(dist(corners[1], corners[2]), dist(corners[0], corners[3]));
+  // Insurance cards are ID-1 (85.6 x 54 mm): a card seen at an angle looks squatter or
+  // longer than it is, so a card-like outline is given the card's own proportions back.
+  if (outline && w / h > 1.3 && w / h < 1.9) {
+    w = Math.max(w, h * ID1_ASPECT);
+    h = w / ID1_ASPECT;
+  }
+  const size = readingSize(w, h, longSide);
+  const warpW = Math.min(size.width, Math.round(w));
+  const warpH = Math.min(size.height, Math.round(h));
+  return { side: { gray: warpQuad({ data: image.gray, width: image.width, height: image.height, channels: 1 }, corners, warpW, warpH), width: warpW, height: warpH }, size };
+}
+
+/**
+ * Turns a card photo into what tesseract reads best (each step measured, see
+ * docs/decisions.md): upright by its EXIF orientation (phones store portrait shots
+ * sideways); the card found in the photo (on a desk, in a video frame) and cut out along
+ * its corners, which undoes perspective, or two cards when the photo holds both sides;
+ * no larger than tesseract needs and small cards enlarged; blur and glare measured;
+ * straightened (tesseract's sparse-text mode does not deskew); evened out where light
+ * falls unevenly; contrast stretched. One decode; the rest works on grey pixels.
+ * Returns the sides, front first.
+ */
+export async function prepareCard(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage[]> {
+  const longSide = options.longSide ?? 1400;
+  await checkPhoto(bytes);
+  const photo = await decodeGray(bytes);
+  const quads = options.findCard === false ? [] : findCards(photo);
+  const sides = quads.length === 0 ? [{ side: photo, size: readingSize(photo.width, photo.height, longSide) }] : quads.map((q) => cutOut(photo, q, longSide));
+  const prepared: PreparedImage[] = [];
+  for (const { side, size } of sides) {
+    // Quality before enlarging: an enlarged small card is soft by construction.
+    const quality = imageQuality(side);
+    const sized = size.width === side.width && size.height === side.height ? side : await resizeGray(side, size.width, size.height);
+    prepared.push({ ...(await finish(sized, options)), quality });
+  }
+  return prepared;
+}
+
+/** `prepareCard`'s first side: the card, or the front of a photo of both sides. */
+export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
+  return (await prepareCard(bytes, options))[0];
+}
+
+async function finish(side: GrayImage, options: PrepareOptions): Promise<PreparedImage> {
+  let { gray, width, height } = side;
+  let skew = 0;
+  if (options.deskew !== false) {
+    const probe = subsample(gray, width, height, Math.max(1, Math.round(Math.max(width, height) / 450)));
+    skew = estimateSkew(probe.data, probe.width, probe.height);
+  }
+  if (Math.abs(skew) >= MIN_SKEW) {
+    // The corners the rotation opens up are white, like the card, not black like text.
+    const rotated = await sharp(gray, { raw: { width, height, channels: 1 } })
+      .rotate(-skew, { background: '#ffffff' })
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    gray = new Uint8Array(rotated.data.buffer, rotated.data.byteOffset, rotated.data.byteLength);
+    width = rotated.info.width;
+    height = rotated.info.height;
+  } else if (gray === side.gray) {
+    // Flattening works in place: never on the caller's (or the decoder's) pixels.
+    gray = Uint8Array.from(gray);
+  }
+  if (options.flatten !== false) flattenLight(gray, width, height);
+  stretchContrast(gray);
+  return { gray, width, height, skew };
+}
+
 
 /**
  * The tilt of the text lines, by projection profiles: the angle at which the photo's
@@ -205,53 +378,3 @@ function subsample(gray: Uint8Array, width: number, height: number, step: number
   return { data, width: w, height: h };
 }
 
-/**
- * Turns a card photo into what tesseract reads best (each step measured on the generated
- * card set, see docs/decisions.md): upright by its EXIF orientation (phones store
- * portrait shots sideways), no larger than tesseract needs, straightened (tesseract's
- * sparse-text mode does not deskew, and tilted lines break into fragments), evened out
- * where light falls unevenly, and contrast stretched. The photo is decoded once; the
- * rest works on its grey pixels.
- */
-export async function prepareImage(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage> {
-  const longSide = options.longSide ?? 1400;
-  let gray: Uint8Array;
-  let width: number;
-  let height: number;
-  try {
-    const decoded = await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_INPUT_PIXELS })
-      .autoOrient()
-      // Transparent PNG areas would otherwise turn black, hiding dark text.
-      .flatten({ background: '#ffffff' })
-      .resize({ width: longSide, height: longSide, fit: 'inside', withoutEnlargement: true })
-      .greyscale()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    if (decoded.info.channels !== 1) throw new Error(`expected one channel, got ${decoded.info.channels}`);
-    gray = new Uint8Array(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
-    width = decoded.info.width;
-    height = decoded.info.height;
-  } catch {
-    throw unreadable();
-  }
-
-  let skew = 0;
-  if (options.deskew !== false) {
-    const probe = subsample(gray, width, height, Math.max(1, Math.round(Math.max(width, height) / 450)));
-    skew = estimateSkew(probe.data, probe.width, probe.height);
-  }
-  if (Math.abs(skew) >= MIN_SKEW) {
-    // The corners the rotation opens up are white, like the card, not black like text.
-    const rotated = await sharp(gray, { raw: { width, height, channels: 1 } })
-      .rotate(-skew, { background: '#ffffff' })
-      .greyscale()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    gray = new Uint8Array(rotated.data.buffer, rotated.data.byteOffset, rotated.data.byteLength);
-    width = rotated.info.width;
-    height = rotated.info.height;
-  }
-  if (options.flatten !== false) flattenLight(gray, width, height);
-  stretchContrast(gray);
-  return { gray, width, height, skew };
-}

@@ -1,36 +1,53 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { appointmentHandlers } from '../bridge/appointment-handlers';
+import { createAppointmentSettings } from '../appointments/appointment-settings';
+import type { AppointmentDeps } from '../appointments/appointment-import';
 import { auditHandlers } from '../bridge/audit-handlers';
+import { batchHandlers } from '../bridge/batch-handlers';
+import { batchProgress } from '../batch/batch-progress';
+import { createBatchRunner } from '../batch/batch-runner';
 import { deskHandlers } from '../bridge/desk-handlers';
 import { extractionHandlers } from '../bridge/extraction-handlers';
 import { composeBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
 import { inboxHandlers } from '../bridge/inbox-handlers';
+import { lockHandlers } from '../bridge/lock-handlers';
+import { noticeHandlers, type SystemNotifier } from '../bridge/notice-handlers';
 import { localApiHandlers } from '../bridge/local-api-handlers';
+import { practiceHandlers } from '../bridge/practice-handlers';
 import { recordHandlers } from '../bridge/record-handlers';
 import { openDatabase, type OpenedDatabase } from '../db/open-database';
 import { createExtractionEngine } from '../extraction/extraction-engine';
 import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolderComponent } from '../inbox/hot-folder-component';
-import { createLocalApi } from '../local-api/local-api';
+import { appointmentRoutes } from '../local-api/appointment-routes';
+import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
-import { createAuditLog, workstationUser, type AuditLog } from '../security/audit-log';
-import { withAuditTrail } from '../security/audited-bridge';
-import { withAuditedService } from '../security/audited-service';
-import { databaseFileState } from '../security/database-cipher';
-import { keyFilePaths, readOrCreateKeyFile } from '../security/database-key';
+import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-log';
+import { withAuditTrail } from '../audit/audited-bridge';
+import { withAuditedService } from '../audit/audited-service';
+import { databaseFileState } from '../db/database-cipher';
+import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
+import type { HostComponent } from '../support/host-component';
 import { createHostLog, logFilePath, type HostLog } from '../support/host-log';
 import { createIdGenerator, type IdGenerator } from '../support/ids';
 import type { V1Service } from '../../shared/contract';
-import { seedReferenceData } from './seed-reference-data';
+import { seedReferenceData } from '../reference/seed-reference-data';
 import { settingsHandlers } from '../bridge/settings-handlers';
 import { syncHandlers } from '../bridge/sync-handlers';
+import { withWorkstationLock } from '../security/locked-bridge';
+import { createWorkstationLock, type PinPolicy, type SystemUnlock, type WorkstationLock } from '../security/workstation-lock';
 import { createFileSecretStore, type SecretStore } from '../settings/secret-store';
 import { createSettingsStore } from '../settings/settings-store';
 import { createEmbeddedSandbox } from '../sync/embedded-sandbox';
 import { createSyncComponent, type SyncHostOptions } from '../sync/sync-component';
+import { createPullComponent } from '../sync/pull-component';
+import { createPullEngine } from '../sync/pull-engine';
+import { withRemotePhotos } from '../sync/remote-photos';
+import { notePossibleDuplicates } from '../desk/find-duplicates';
 
 export interface HostOptions {
   dataDir: string;
@@ -42,7 +59,7 @@ export interface HostOptions {
    */
   upstream?: { url: string; apiKey: string };
   /** The local API for scanner software; TCP only with `tcpPort`. `false`: not started. */
-  localApi?: false | { tcpPort?: number };
+  localApi?: false | ({ tcpPort?: number } & Pick<LocalApiDeps, 'platform' | 'pipePrefix' | 'random' | 'maxInFlight'>);
   /** The scan-to-folder inbox; defaults to `<dataDir>/inbox`. `false`: not watched. */
   hotFolder?: false | { dir?: string };
   /**
@@ -59,17 +76,14 @@ export interface HostOptions {
   sync?: SyncHostOptions;
   /** Where the host logs; absent: `<dataDir>/logs/coverdesk.log`. */
   log?: HostLog;
-}
-
-/**
- * A part of the host that runs in the background once started (sync worker, local API,
- * hot folder, embedded sandbox). Built by createHost, started by `host.start()`, stopped
- * in reverse order by `host.close()`.
- */
-export interface HostComponent {
-  name: string;
-  start?(): Promise<void>;
-  stop?(): Promise<void>;
+  /** Wrong-PIN tries and waits (tests: short waits); the defaults are the product's. */
+  pinPolicy?: Partial<PinPolicy>;
+  /** The OS check that may unlock instead of the PIN (Touch ID, desktop app on macOS). */
+  systemUnlock?: SystemUnlock;
+  /** OS notifications (desktop app); absent, the page shows its own toasts. */
+  notifier?: SystemNotifier;
+  /** How often the batch runner steps (tests: tens of milliseconds); default 500 ms. */
+  batchIntervalMs?: number;
 }
 
 export interface Host {
@@ -83,6 +97,8 @@ export interface Host {
   events: EventHub;
   /** Append-only: who viewed, created, printed or exported which record. */
   audit: AuditLog;
+  /** The per-workstation PIN and the lock the bridge sits behind. */
+  lock: WorkstationLock;
   log: HostLog;
   /** Starts the background components. Tests of the store alone never call it. */
   start(): Promise<void>;
@@ -118,31 +134,59 @@ export function createHost(options: HostOptions): Host {
   const audit = createAuditLog({ db, clock, actor });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
-  const service = createLocalService({
+  const photoStore = createPhotoStore(paths.photos, { key: encryptionKey });
+  // Photos of cards pulled from the practice come from the upstream on first view (issue 17).
+  const service = withRemotePhotos(
+    createLocalService({
+      db,
+      clock,
+      ids,
+      photos: photoStore,
+      photoUrl,
+      onChange: (change) => events.emit('records.changed', change),
+    }),
+    { db, photos: photoStore, upstream: () => sync.upstream()?.service ?? null },
+  );
+
+  const lock = createWorkstationLock({ db, clock, policy: options.pinPolicy, systemUnlock: options.systemUnlock });
+  // The OS locked the screen or slept: with a PIN set, the host locks too.
+  events.on('session.locked', () => lock.engage());
+
+  // Desk-local appointments (issue 16): the bridge and the local API share these deps. The
+  // patients an import registers are audited as creates, naming the channel, as any create is.
+  const appointmentDepsFor = (channelAudit: AuditLog): AppointmentDeps => ({
     db,
     clock,
     ids,
-    photos: createPhotoStore(paths.photos, { key: encryptionKey }),
+    settings: createAppointmentSettings({ db }),
+    practice: () => settings.read(),
     photoUrl,
-    onChange: (change) => events.emit('records.changed', change),
+    onChange: (change) => {
+      if (change.collection === 'patients') channelAudit.append('create', change.id);
+      events.emit('records.changed', change);
+    },
   });
+  const appointmentDeps = appointmentDepsFor(audit);
+  const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)` });
 
   const components: HostComponent[] = [];
   const localApi = createLocalApi({
     dataDir: options.dataDir,
     db,
     // Scanner software reads and writes PHI too: the same audit trail, naming the channel.
-    service: withAuditedService(service, createAuditLog({ db, clock, actor: `${actor} (local API)` })),
+    service: withAuditedService(service, localApiAudit),
     clock,
     ids,
-    tcpPort: options.localApi ? options.localApi.tcpPort : undefined,
+    ...(options.localApi || {}),
     log: log.forComponent('local_api'),
+    routes: appointmentRoutes(appointmentDepsFor(localApiAudit)),
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
   const extraction = createExtractionEngine({ log: log.forComponent('extraction') });
   components.push(createExtractionRunner({ db, service, engine: extraction, clock, events, log: log.forComponent('extraction') }));
   const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir, { key: encryptionKey }) });
+
   // The folder: the one the host was started with, else the one saved in Settings, else <dataDir>/inbox.
   const hotFolder = createHotFolderComponent({
     dirOf: () => (options.hotFolder ? options.hotFolder.dir : undefined) ?? settings.read().hot_folder ?? path.join(options.dataDir, 'inbox'),
@@ -155,7 +199,7 @@ export function createHost(options: HostOptions): Host {
     log: log.forComponent('hot_folder'),
   });
   if (options.hotFolder !== false) components.push(hotFolder);
-  const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs, encryptionKey });
+  const embeddedSandbox = createEmbeddedSandbox({ dataDir: options.dataDir, delayMs: options.sync?.sandboxDelayMs, encryptionKey, x12Dir: options.sync?.sandboxX12Dir });
   const sync = createSyncComponent({
     db,
     clock,
@@ -166,21 +210,70 @@ export function createHost(options: HostOptions): Host {
     readPhoto: (key) => service.readPhoto(key),
     upstream: options.upstream,
     options: { ...options.sync, log: options.sync?.log ?? log.write },
+    onPushAnswered: () => pull.kick(),
+    onUpstreamChanged: () => pull.kick(),
+  });
+  // The pull side (issue 17): the practice's changes feed into this desk's store.
+  const pullEngine = createPullEngine({
+    db,
+    clock,
+    ids,
+    audit,
+    log: options.sync?.log ?? log.write,
+    onRecordChanged: (change) => events.emit('records.changed', change),
+    onPatientReceived: (id) => void notePossibleDuplicates(db, id, clock.now().toISOString()),
+  });
+  const pull = createPullComponent({
+    engine: pullEngine,
+    clock,
+    db,
+    feed: () => {
+      const upstream = sync.upstream();
+      const changes = upstream?.service.changes?.bind(upstream.service);
+      // The embedded sandbox's port changes per run; its data does not.
+      return upstream && changes ? { key: upstream.mode === 'sandbox' ? 'sandbox' : (upstream.url ?? ''), changes } : null;
+    },
+    mayCall: () => sync.engine.mayCall(),
+    intervalMs: options.sync?.pullIntervalMs,
+    log: options.sync?.log ?? log.write,
   });
   // Stopped in reverse: the worker before the sandbox it may be talking to.
-  components.push(embeddedSandbox, sync);
+  components.push(embeddedSandbox, sync, pull);
+  // A day's batch of checks: the same deps as appointments, bounded by what sync knows of the upstream.
+  const batchDeps = {
+    ...appointmentDeps,
+    onChange: (change: { collection: 'electronic_eligibility_checks'; id: string }) => events.emit('records.changed', change),
+    onProgress: (date: string) => events.emit('appointments.progress', batchProgress(appointmentDeps, date)),
+  };
+  const batchRunner = createBatchRunner({
+    ...batchDeps,
+    upstream: () => ({ online: sync.status().online }),
+    intervalMs: options.batchIntervalMs,
+    log: log.write,
+  });
+  // A check answered may make room for the next: step at once rather than at the next tick.
+  events.on('records.changed', (change) => {
+    if (change.collection === 'electronic_eligibility_checks') batchRunner.wake();
+  });
+  components.push(batchRunner);
   const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
+    practiceHandlers({ db, pull }),
     settingsHandlers({ settings, sync, hotFolder }),
-    recordHandlers({ service }),
+    recordHandlers({ service, defaultServiceType: () => settings.read().default_service_type }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi }),
     extractionHandlers({ service, engine: extraction }),
     deskHandlers({ db, photoUrl }),
-    auditHandlers({ audit, db }),
+    auditHandlers({ audit, db, clock }),
+    lockHandlers({ lock }),
+    noticeHandlers({ notifier: options.notifier, events }),
+    appointmentHandlers(appointmentDeps),
+    batchHandlers({ ...batchDeps, runner: batchRunner }),
   );
-  // Views and creates through the desk are audited here, once, whichever adapter calls.
-  const bridge = withAuditTrail(handlers, audit);
+  // Views and creates through the desk are audited here, once, whichever adapter calls;
+  // and while the workstation is locked, nothing but the lock answers.
+  const bridge = withWorkstationLock(withAuditTrail(handlers, audit), lock);
 
   let started: HostComponent[] = [];
   let closed = false;
@@ -193,6 +286,7 @@ export function createHost(options: HostOptions): Host {
     bridge,
     events,
     audit,
+    lock,
     log,
     async start() {
       for (const component of components) {

@@ -1,22 +1,29 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
+import { groupCommitFor } from '../db/group-commit';
 import type { Db } from '../db/open-database';
 import { idempotency_keys } from '../db/schema';
 import type { Clock } from '../support/clock';
 
-/** What a POST with an Idempotency-Key may do (DESIGN.md §2). */
+/** What a POST with an Idempotency-Key may do (docs/decisions.md, contract decisions). */
 export type IdempotencyBegin =
   | { kind: 'new' }
   | { kind: 'replay'; status: number; body: string }
   | { kind: 'conflict' }
   | { kind: 'in_progress' };
 
+/**
+ * Claims and answers share the database's group commit (`group-commit.ts`) with the creates,
+ * so a burst of keyed requests costs a few durable commits, not three per request.
+ */
 export interface IdempotencyStore {
   /** Claims `key` in `scope` for a request with this body hash, or says why not. */
-  begin(scope: string, key: string, requestHash: string): IdempotencyBegin;
-  /** Stores the first (successful) response for replay. */
+  begin(scope: string, key: string, requestHash: string): Promise<IdempotencyBegin>;
+  /** Stores the first (successful) response for replay, inside the caller's transaction. */
   complete(scope: string, key: string, status: number, body: string): void;
+  /** The same as `complete`, committed on its own (for answers no create transaction carries). */
+  store(scope: string, key: string, status: number, body: string): Promise<void>;
   /** Gives the key back: nothing was created, so the same request may run again. */
-  release(scope: string, key: string): void;
+  release(scope: string, key: string): Promise<void>;
 }
 
 export interface IdempotencyStoreOptions {
@@ -46,10 +53,19 @@ export function createIdempotencyStore({ db, clock, ttlMs = DEFAULT_IDEMPOTENCY_
     db.delete(t).where(lt(t.created_at, new Date(now - ttlMs).toISOString())).run();
   }
 
+  const commits = groupCommitFor(db);
+
+  function complete(scope: string, key: string, status: number, body: string): void {
+    db.update(t)
+      .set({ status, response_body: body, completed_at: clock.now().toISOString() })
+      .where(where(scope, key))
+      .run();
+  }
+
   return {
     begin(scope, key, requestHash) {
       const now = clock.now().getTime();
-      return db.$client.transaction((): IdempotencyBegin => {
+      return commits.run((): IdempotencyBegin => {
         purgeExpired(now);
         const row = db.select().from(t).where(where(scope, key)).get();
         const expired = row && Date.parse(row.created_at) < now - ttlMs;
@@ -68,16 +84,13 @@ export function createIdempotencyStore({ db, clock, ttlMs = DEFAULT_IDEMPOTENCY_
           })
           .run();
         return { kind: 'new' };
-      })();
+      });
     },
-    complete(scope, key, status, body) {
-      db.update(t)
-        .set({ status, response_body: body, completed_at: clock.now().toISOString() })
-        .where(where(scope, key))
-        .run();
-    },
-    release(scope, key) {
-      db.delete(t).where(and(where(scope, key), sql`${t.status} IS NULL`)).run();
-    },
+    complete,
+    store: (scope, key, status, body) => commits.run(() => complete(scope, key, status, body)),
+    release: (scope, key) =>
+      commits.run(() => {
+        db.delete(t).where(and(where(scope, key), sql`${t.status} IS NULL`)).run();
+      }),
   };
 }

@@ -1,8 +1,14 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { createHash } from 'node:crypto';
+import { bearerAuth } from 'hono/bearer-auth';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { requestId } from 'hono/request-id';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IdGenerator } from '../support/ids';
 import {
+  CHANGES_PATH,
   COLLECTION_NAMES,
+  IDEMPOTENCY_KEY_PATTERN,
   COLLECTIONS,
   MAX_JSON_BYTES,
   MAX_PHOTO_BYTES,
@@ -10,9 +16,11 @@ import {
   type CallContext,
   type Collection,
   type CreatableCollection,
+  type ErrorCode,
   type Source,
   type V1Service,
 } from '../../shared/contract';
+import { OPENAPI_DOCUMENT_PATH, openApiDocument } from '../../shared/contract/openapi-document';
 import { ServiceError, isServiceError, validationFailed } from '../../shared/service-error';
 import type { IdempotencyStore } from './idempotency-store';
 
@@ -20,50 +28,54 @@ export interface V1AppOptions {
   service: V1Service;
   /** The channel's source for records created here: `api` for the sandbox and the local API. */
   source: Source;
-  /** Whether a bearer token is accepted (compared in constant time by the caller). */
-  authenticate(token: string): boolean;
+  /** The key callers must present, read per request (the local API's can be regenerated); null refuses everyone. */
+  apiKey(): string | null;
   idempotency: IdempotencyStore;
   ids: IdGenerator;
   /** Run before authentication: the TCP guard, the sandbox's fault injection. */
   before?: MiddlewareHandler[];
   /** Told of unexpected errors by request id and error name only: messages may hold PHI. */
   log?(message: string): void;
+  /** Routes beyond the /v1 contract, behind the same auth and envelope (the local API's appointments). */
+  routes?: V1Routes;
 }
 
-type AppEnv = { Variables: { requestId: string } };
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-const JSON_TYPE = /^application\/json\s*(;|$)/i;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+export type AppEnv = { Variables: { requestId: string } };
+export type V1Routes = (app: Hono<AppEnv>) => void;
 
 /**
- * The /v1 contract over HTTP (DESIGN.md §2), for any V1Service: routes from COLLECTIONS,
- * one error envelope, bearer auth, Idempotency-Key replay and conflicts, body limits,
- * content-type checks, request ids. The sandbox and the local API are this app over
- * different services.
+ * The /v1 contract over HTTP (docs/decisions.md, contract decisions), for any V1Service:
+ * routes from COLLECTIONS, one error envelope, bearer auth, Idempotency-Key replay and
+ * conflicts, body limits, content-type checks, request ids. The sandbox and the local API
+ * are this app over different services.
  */
 export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   const { service, idempotency } = options;
   const app = new Hono<AppEnv>();
 
-  app.use('*', async (c, next) => {
-    const requestId = options.ids.next('req');
-    c.set('requestId', requestId);
-    c.header('Request-Id', requestId);
-    // Every answer may carry PHI: nothing in between keeps a copy.
-    c.header('Cache-Control', 'no-store');
-    await next();
-  });
+  app.use(
+    '*',
+    // A caller's own Request-Id is never taken (limitLength 0 refuses any): ids are ours
+    // (`req_`), and they are what reaches the logs.
+    requestId({ headerName: 'Request-Id', limitLength: 0, generator: () => options.ids.next('req') }),
+    async (c, next) => {
+      // Every answer may carry PHI: nothing in between keeps a copy.
+      c.header('Cache-Control', 'no-store');
+      await next();
+    },
+  );
   app.onError((error, c) => errorResponse(c, asServiceError(error, c, options.log)));
   app.notFound((c) => errorResponse(c, new ServiceError('route_not_found', `There is no route ${c.req.method} ${c.req.path}.`)));
   for (const middleware of options.before ?? []) app.use('*', middleware);
-  app.use('*', async (c, next) => {
-    const token = BEARER.exec(c.req.header('authorization') ?? '')?.[1];
-    if (!token || !options.authenticate(token)) {
-      throw new ServiceError('unauthorized', 'Send a valid key as "Authorization: Bearer <key>".');
-    }
-    await next();
-  });
+  app.use(
+    '*',
+    bearerAuth({
+      verifyToken: (given) => keyMatches(options.apiKey(), given),
+      // Hono answers a header that is not `Bearer <token>` (e.g. Basic) with 400; to the
+      // caller it is a bad key like any other.
+      invalidAuthenticationHeader: { message: () => new Response(null, { status: 401 }) },
+    }),
+  );
 
   /**
    * Runs a create at most once per Idempotency-Key, replaying its first success. `run` gets
@@ -73,14 +85,14 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   async function idempotent(c: Context<AppEnv>, requestHash: string, run: (commit?: (resource: unknown) => void) => Promise<unknown>): Promise<Response> {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return c.json(await run(), 201);
-    if (!IDEMPOTENCY_KEY.test(key)) {
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw validationFailed([
         { path: 'Idempotency-Key', code: 'invalid_format', message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' },
       ]);
     }
     // Keys are per caller and per route: two integrations can never collide.
     const scope = `${sha256(c.req.header('authorization') ?? '').slice(0, 16)} ${c.req.method} ${c.req.path}`;
-    const begun = idempotency.begin(scope, key, requestHash);
+    const begun = await idempotency.begin(scope, key, requestHash);
     switch (begun.kind) {
       case 'replay':
         c.header('Idempotent-Replayed', 'true');
@@ -106,21 +118,22 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
     } catch (error) {
       // Only successes are kept: a refused request created nothing and may be sent again
       // once fixed (e.g. a reference that now exists). A stored answer is never released.
-      idempotency.release(scope, key);
+      await idempotency.release(scope, key);
       throw error;
     }
     // Photo uploads store their answer here: the same bytes again are the same photo anyway.
-    if (!stored) idempotency.complete(scope, key, 201, body);
+    if (!stored) await idempotency.store(scope, key, 201, body);
     c.header('Content-Type', 'application/json');
     return c.body(body, 201);
   }
 
-  app.post('/v1/photos', async (c) => {
-    const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
-    if (!(PHOTO_CONTENT_TYPES as readonly string[]).includes(type)) {
-      throw new ServiceError('unsupported_media_type', `Photos must be sent as ${PHOTO_CONTENT_TYPES.join(' or ')}.`);
-    }
-    const bytes = await readBody(c, MAX_PHOTO_BYTES);
+  // The type is checked before the body is read; the limit refuses a declared length
+  // before reading and cuts a chunked body off at the limit.
+  const photoType = contentType((type) => (PHOTO_CONTENT_TYPES as readonly string[]).includes(type), `Photos must be sent as ${PHOTO_CONTENT_TYPES.join(' or ')}.`);
+  const jsonType = contentType((type) => type === 'application/json', 'Send the body as JSON with "Content-Type: application/json".');
+  app.post('/v1/photos', photoType, limit(MAX_PHOTO_BYTES), async (c) => {
+    const type = mediaType(c);
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
     return idempotent(c, sha256(Buffer.concat([Buffer.from(`${type}\n`), bytes])), () => service.uploadPhoto({ content_type: type, bytes }));
   });
   app.get('/v1/photos/:object_key', async (c) => {
@@ -129,21 +142,34 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
     return c.body(Buffer.from(photo.bytes), 200);
   });
 
+  // The contract this server speaks, generated from the same zod schemas it validates with.
+  let documentJson: string | undefined;
+  app.get(OPENAPI_DOCUMENT_PATH, (c) => {
+    documentJson ??= JSON.stringify(openApiDocument());
+    c.header('Content-Type', 'application/json');
+    return c.body(documentJson, 200);
+  });
+
+  // The practice's feed: a desk's own service has none, and says so as an unknown route.
+  app.get(CHANGES_PATH, async (c) => {
+    if (!service.changes) throw new ServiceError('route_not_found', `There is no route GET ${CHANGES_PATH}: this service has no changes feed.`);
+    return c.json(await service.changes(c.req.query()), 200);
+  });
+
   for (const collection of COLLECTION_NAMES) {
     app.get(`/v1/${collection}`, async (c) => c.json(await service.list(collection, c.req.query()), 200));
     app.get(`/v1/${collection}/:id`, async (c) => c.json(await service.get(collection, c.req.param('id')), 200));
     if (COLLECTIONS[collection].create === null) continue;
-    app.post(`/v1/${collection}`, async (c) => {
-      if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
-        throw new ServiceError('unsupported_media_type', 'Send the body as JSON with "Content-Type: application/json".');
-      }
-      const input = parseJson(await readBody(c, MAX_JSON_BYTES));
+    app.post(`/v1/${collection}`, jsonType, limit(MAX_JSON_BYTES), async (c) => {
+      const input = parseJson(await c.req.arrayBuffer());
       const context: CallContext = { source: options.source, idempotency_key: c.req.header('idempotency-key') };
       return idempotent(c, sha256(canonicalJson(input)), (commit) =>
         service.create(collection as CreatableCollection, input as never, { ...context, commit }),
       );
     });
   }
+
+  options.routes?.(app);
 
   // A known path with the wrong method is 405 with what is allowed; anything else 404.
   app.all('/v1/*', (c) => {
@@ -160,8 +186,35 @@ function allowedMethods(path: string): string | null {
   const [, v1, name, id, ...rest] = path.split('/');
   if (v1 !== 'v1' || rest.length > 0) return null;
   if (name === 'photos') return id ? 'GET' : 'POST';
+  if (`/v1/${name}` === CHANGES_PATH || `/v1/${name}` === OPENAPI_DOCUMENT_PATH) return id ? null : 'GET';
   if (!COLLECTION_NAMES.includes(name as Collection)) return null;
   return id || COLLECTIONS[name as Collection].create === null ? 'GET' : 'GET, POST';
+}
+
+const UNAUTHORIZED = 'Send a valid key as "Authorization: Bearer <key>".';
+
+/** Compares digests, so neither the key's bytes nor its length show in the timing. */
+function keyMatches(expected: string | null, given: string): boolean {
+  if (expected === null) return false;
+  return timingSafeEqual(createHash('sha256').update(expected).digest(), createHash('sha256').update(given).digest());
+}
+
+const mediaType = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
+
+function contentType(accepts: (type: string) => boolean, message: string): MiddlewareHandler {
+  return async (c, next) => {
+    if (!accepts(mediaType(c))) throw new ServiceError('unsupported_media_type', message);
+    await next();
+  };
+}
+
+function limit(maxSize: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new ServiceError('payload_too_large', `The body must be at most ${maxSize / 1024 / 1024} MiB.`);
+    },
+  });
 }
 
 function errorResponse(c: Context<AppEnv>, error: ServiceError): Response {
@@ -170,35 +223,26 @@ function errorResponse(c: Context<AppEnv>, error: ServiceError): Response {
   return c.json({ error: error.toBody(c.get('requestId')) }, error.status as 400);
 }
 
+const INTERNAL = 'Something went wrong on our side. Retry with the same Idempotency-Key: what was created is answered again, never created twice.';
+
+/** The contract's code for the statuses Hono's middleware refuse with. */
+const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = { 401: 'unauthorized', 403: 'forbidden', 413: 'payload_too_large', 429: 'rate_limited', 503: 'service_unavailable' };
+
 function asServiceError(error: unknown, c: Context<AppEnv>, log?: (message: string) => void): ServiceError {
   if (isServiceError(error)) return error;
-  log?.(`internal error in request ${c.get('requestId')}: ${error instanceof Error ? error.name : typeof error}`);
-  return new ServiceError('internal_error', 'Something went wrong on our side. Retry with the same Idempotency-Key: what was created is answered again, never created twice.');
-}
-
-/** Reads the body up to `limit` bytes, refusing a larger one without reading it all. */
-async function readBody(c: Context<AppEnv>, limit: number): Promise<Uint8Array> {
-  const tooLarge = () => new ServiceError('payload_too_large', `The body must be at most ${limit / 1024 / 1024} MiB.`);
-  const declared = Number(c.req.header('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge();
-  const reader = c.req.raw.body?.getReader();
-  if (!reader) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
+  const status = error instanceof HTTPException ? error.status : 500;
+  if (status >= 500) {
+    log?.(`internal error in request ${c.get('requestId')}: ${error instanceof Error ? error.name : typeof error}`);
+    return new ServiceError(HTTP_EXCEPTION_CODES[status] ?? 'internal_error', INTERNAL, undefined, { status });
   }
-  return new Uint8Array(Buffer.concat(chunks));
+  // A middleware's refusal (an HTTPException) keeps its status: a 4xx is the caller's to fix.
+  // Its message is the middleware's own sentence, never request data.
+  const code = HTTP_EXCEPTION_CODES[status];
+  const message = status === 401 ? UNAUTHORIZED : (error as HTTPException).message || `The request was refused (HTTP ${status}).`;
+  return new ServiceError(code ?? 'invalid_request', message, undefined, { status, ...(code ? {} : { type: 'invalid_request_error' }) });
 }
 
-function parseJson(bytes: Uint8Array): unknown {
+function parseJson(bytes: ArrayBuffer): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {

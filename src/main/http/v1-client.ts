@@ -1,5 +1,7 @@
 import {
+  CHANGES_PATH,
   COLLECTIONS,
+  ReceivedChangesPage,
   ErrorEnvelope,
   ListPage,
   PhotoContentType,
@@ -88,6 +90,13 @@ export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
     async uploadPhoto(photo) {
       const response = await call('POST', '/v1/photos', { body: Buffer.from(photo.bytes), contentType: photo.content_type });
       return json(response, (value) => PhotoObject.parse(value));
+    },
+    async changes(params) {
+      const query = new URLSearchParams();
+      if (params.after !== undefined) query.set('after', params.after);
+      if (params.limit !== undefined) query.set('limit', String(params.limit));
+      // The envelope is checked here; each record by the reader, so one bad record is set aside, not the page.
+      return json(await call('GET', `${CHANGES_PATH}${query.size ? `?${query}` : ''}`), (value) => ReceivedChangesPage.parse(value));
     },
     async readPhoto(objectKey) {
       const response = await call('GET', `/v1/photos/${encodeURIComponent(objectKey)}`);

@@ -1,4 +1,4 @@
-import type { HostComponent } from '../host/create-host';
+import type { HostComponent } from '../support/host-component';
 import { createHotFolder, type HotFolder, type HotFolderDeps } from './hot-folder';
 
 export interface HotFolderComponent extends HostComponent {

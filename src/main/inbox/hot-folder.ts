@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/open-database';
+import { knownEntities } from '../extraction/card-photos';
 import { inbox_items } from '../db/schema';
 import type { Clock } from '../support/clock';
 import type { EventHub } from '../support/event-hub';
@@ -180,7 +181,8 @@ export function createHotFolder(deps: HotFolderDeps): HotFolder {
 
   async function extract(id: string, images: { bytes: Uint8Array; content_type: string }[]): Promise<void> {
     try {
-      const entities = (await deps.service.list('clearinghouse_entities', { limit: 100 })).data;
+      // Every page: the payer directory has far more than one page of payers.
+      const entities = await knownEntities(deps.service);
       const { fields } = await deps.extractor!.extract(images, { entities });
       deps.db.update(inbox_items).set({ extraction_status: 'success', extraction_fields: fields }).where(eq(inbox_items.id, id)).run();
     } catch (error) {

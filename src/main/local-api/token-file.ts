@@ -1,8 +1,8 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomically } from '../support/write-file-atomically';
-import { assertPrivate } from './private-path';
+import { assertPrivate } from '../support/private-path';
 
 export function tokenPath(dataDir: string): string {
   return path.join(dataDir, 'local-api.token');
@@ -36,11 +36,4 @@ export function ensureToken(dataDir: string): string {
 export function regenerateToken(dataDir: string): string {
   writeToken(tokenPath(dataDir), newToken());
   return ensureToken(dataDir);
-}
-
-export function tokenMatches(expected: string, given: string | undefined): boolean {
-  if (!given) return false;
-  const a = Buffer.from(expected);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }

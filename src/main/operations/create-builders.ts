@@ -8,12 +8,14 @@ import type { Clock } from '../support/clock';
 import type { IdGenerator } from '../support/ids';
 import {
   COLLECTIONS,
+  createReferences,
   type CallContext,
   type CardSource,
   type CreatableCollection,
   type CreateInputOf,
   type Extraction,
   type FieldError,
+  type ReferenceTarget,
 } from '../../shared/contract';
 import { referenceNotFound, validationFailed } from '../../shared/service-error';
 
@@ -33,43 +35,43 @@ export interface BuiltRecord<K extends CreatableCollection> {
 
 type Builder<K extends CreatableCollection> = (deps: BuildDeps, input: CreateInputOf<K>, context: CallContext) => BuiltRecord<K>;
 
-/** Collects every missing reference before failing, so one answer names them all. */
-class References {
-  readonly errors: FieldError[] = [];
-  constructor(private readonly db: Db) {}
+function referenceExists(db: Db, target: ReferenceTarget, id: string): boolean {
+  if (target !== 'photos') return findRow(db, target, id) !== undefined;
+  const find = preparedOnce(db, 'photos:by-key', () =>
+    db.select({ key: photos.object_key }).from(photos).where(eq(photos.object_key, sql.placeholder('key'))).prepare(),
+  );
+  return find.get({ key: id }) !== undefined;
+}
 
-  find<K extends 'patients' | 'insurance_cards' | 'providers' | 'clearinghouse_entities'>(path: string, collection: K, id: string) {
-    const row = findRow(this.db, collection, id);
-    if (!row) this.errors.push(referenceNotFound(path, COLLECTIONS[collection].noun, id));
-    return row;
-  }
+function missingReference(path: string, target: ReferenceTarget, id: string): FieldError {
+  if (target === 'photos') return { path, code: 'not_found', message: `No photo with that object key exists: upload it with POST /v1/photos first.` };
+  return referenceNotFound(path, COLLECTIONS[target].noun, id);
+}
 
-  photos(fields: Record<string, string | undefined>): void {
-    const db = this.db;
-    const find = preparedOnce(db, 'photos:by-key', () =>
-      db.select({ key: photos.object_key }).from(photos).where(eq(photos.object_key, sql.placeholder('key'))).prepare(),
-    );
-    for (const [path, key] of Object.entries(fields)) {
-      if (key !== undefined && !find.get({ key })) {
-        this.errors.push({ path, code: 'not_found', message: `No photo with that object key exists: upload it with POST /v1/photos first.` });
-      }
-    }
-  }
-
-  entities(path: string, ids: string[]): void {
+/**
+ * Checks every reference the contract's `CREATE_REFERENCES` declares for the collection,
+ * all before failing, so one 422 names every missing one. Returns the local records (ids
+ * or photo object keys) the new record refers to: its outbox entry waits for theirs.
+ */
+function checkReferences<K extends CreatableCollection>(db: Db, collection: K, input: CreateInputOf<K>): string[] {
+  const errors: FieldError[] = [];
+  const local: string[] = [];
+  for (const [field, reference] of createReferences(collection)) {
+    const value = (input as Record<string, unknown>)[field];
+    if (value === undefined) continue;
+    const ids = reference.many ? (value as string[]) : [value as string];
     ids.forEach((id, i) => {
-      if (!findRow(this.db, 'clearinghouse_entities', id)) this.errors.push(referenceNotFound(`${path}.${i}`, 'clearinghouse entity', id));
+      if (!referenceExists(db, reference.target, id)) errors.push(missingReference(reference.many ? `${field}.${i}` : field, reference.target, id));
     });
+    if (reference.local) local.push(...ids);
   }
-
-  /** Throws a 422 naming every missing reference; after it, every found row is defined. */
-  assertAllFound(): void {
-    if (this.errors.length > 0) throw validationFailed(this.errors);
-  }
+  if (errors.length > 0) throw validationFailed(errors);
+  return local;
 }
 
 function cardSource(context: CallContext): CardSource {
   // Cards come from people (desk or scanner), never from the system itself.
+  if (context.card_source) return context.card_source;
   return context.source === 'system' ? 'api' : context.source;
 }
 
@@ -77,24 +79,20 @@ function now(deps: BuildDeps): string {
   return deps.clock.now().toISOString();
 }
 
-/** The card's patient and member id, copied into discoveries and checks as the seed asks. */
-function cardFacts(deps: BuildDeps, refs: References, cardId: string) {
-  const card = refs.find('insurance_card_id', 'insurance_cards', cardId);
-  const patient = card ? findRow(deps.db, 'patients', card.patient_id) : undefined;
+/** The card's patient and member id, copied into discoveries and checks as the seed asks. Call after the check. */
+function cardFacts(deps: BuildDeps, cardId: string) {
+  const card = findRow(deps.db, 'insurance_cards', cardId)!;
+  const patient = findRow(deps.db, 'patients', card.patient_id)!;
   return { card, patient };
 }
 
 const buildPatient: Builder<'patients'> = (deps, input) => ({
   row: { id: deps.ids.next(COLLECTIONS.patients.prefix), ...input, created_at: now(deps) },
-  refs: [],
+  refs: checkReferences(deps.db, 'patients', input),
 });
 
 const buildCard: Builder<'insurance_cards'> = (deps, input, context) => {
-  const refs = new References(deps.db);
-  refs.find('patient_id', 'patients', input.patient_id);
-  refs.photos({ front_photo_object_key: input.front_photo_object_key, back_photo_object_key: input.back_photo_object_key });
-  refs.entities('insurance_carrier_ids', input.insurance_carrier_ids ?? []);
-  refs.assertAllFound();
+  const refs = checkReferences(deps.db, 'insurance_cards', input);
   const { insurance_carrier_ids = [], ...fields } = input;
   return {
     row: {
@@ -104,14 +102,12 @@ const buildCard: Builder<'insurance_cards'> = (deps, input, context) => {
       insurance_carrier_ids,
       created_at: now(deps),
     },
-    refs: [input.patient_id, input.front_photo_object_key, input.back_photo_object_key].filter((r): r is string => !!r),
+    refs,
   };
 };
 
 const buildExtraction: Builder<'extractions'> = (deps, input) => {
-  const refs = new References(deps.db);
-  refs.find('insurance_card_id', 'insurance_cards', input.insurance_card_id);
-  refs.assertAllFound();
+  const refs = checkReferences(deps.db, 'extractions', input);
   return {
     row: {
       id: deps.ids.next(COLLECTIONS.extractions.prefix),
@@ -120,51 +116,49 @@ const buildExtraction: Builder<'extractions'> = (deps, input) => {
       engine: deps.extractionEngine ?? 'on_device',
       created_at: now(deps),
     },
-    refs: [input.insurance_card_id],
+    refs,
   };
 };
 
 const buildDiscovery: Builder<'electronic_eligibility_discoveries'> = (deps, input) => {
-  const refs = new References(deps.db);
-  const { card, patient } = cardFacts(deps, refs, input.insurance_card_id);
-  refs.assertAllFound();
+  const refs = checkReferences(deps.db, 'electronic_eligibility_discoveries', input);
+  const { card, patient } = cardFacts(deps, input.insurance_card_id);
   return {
     row: {
       id: deps.ids.next(COLLECTIONS.electronic_eligibility_discoveries.prefix),
       insurance_card_id: input.insurance_card_id,
-      patient_first_name: patient!.first_name,
-      patient_last_name: patient!.last_name,
-      patient_date_of_birth: patient!.date_of_birth,
-      insurance_card_member_id: card!.member_id,
+      patient_first_name: patient.first_name,
+      patient_last_name: patient.last_name,
+      patient_date_of_birth: patient.date_of_birth,
+      insurance_card_member_id: card.member_id,
       // The seed's discovery request carries its source; it is validated and kept as sent.
       source: input.source,
+      service_type: input.service_type ?? null,
       status: 'pending',
       created_at: now(deps),
     },
-    refs: [input.insurance_card_id],
+    refs,
   };
 };
 
 const buildCheck: Builder<'electronic_eligibility_checks'> = (deps, input, context) => {
-  const refs = new References(deps.db);
-  const { card, patient } = cardFacts(deps, refs, input.insurance_card_id);
-  const provider = refs.find('provider_id', 'providers', input.provider_id);
-  refs.find('clearinghouse_entity_id', 'clearinghouse_entities', input.clearinghouse_entity_id);
-  refs.assertAllFound();
+  const refs = checkReferences(deps.db, 'electronic_eligibility_checks', input);
+  const { card, patient } = cardFacts(deps, input.insurance_card_id);
+  const provider = findRow(deps.db, 'providers', input.provider_id)!;
   return {
     row: {
       id: deps.ids.next(COLLECTIONS.electronic_eligibility_checks.prefix),
       ...input,
-      provider_npi: provider!.npi,
-      patient_first_name: patient!.first_name,
-      patient_last_name: patient!.last_name,
-      patient_date_of_birth: patient!.date_of_birth,
-      insurance_card_member_id: card!.member_id,
+      provider_npi: provider.npi,
+      patient_first_name: patient.first_name,
+      patient_last_name: patient.last_name,
+      patient_date_of_birth: patient.date_of_birth,
+      insurance_card_member_id: card.member_id,
       status: 'pending',
       source: context.source,
       created_at: now(deps),
     },
-    refs: [input.insurance_card_id],
+    refs,
   };
 };
 

@@ -1,4 +1,4 @@
-import { inTransaction } from '../db/open-database';
+import { groupCommitFor } from '../db/group-commit';
 import { photos } from '../db/schema';
 import { enqueue, syncInfoFor } from '../outbox/outbox-store';
 import { assertDecodableImage } from '../photos/image-check';
@@ -10,6 +10,7 @@ import {
   type CallContext,
   type Collection,
   type CreatableCollection,
+  type CreateInputOf,
   type ListParams,
   type ResourceOf,
   type V1Service,
@@ -51,7 +52,7 @@ export interface CreateEffects {
   sync: boolean;
 }
 
-/** The host's effects: every record and photo gets its outbox entry (DESIGN.md §3). */
+/** The host's effects: every record and photo gets its outbox entry (docs/decisions.md, local data and the outbox). */
 export function outboxEffects(deps: Pick<LocalServiceDeps, 'db' | 'clock' | 'ids'>): CreateEffects {
   return {
     record: ({ collection, id, input, refs }) => void enqueue(deps, { collection, record_id: id, payload: input, refs }),
@@ -61,13 +62,35 @@ export function outboxEffects(deps: Pick<LocalServiceDeps, 'db' | 'clock' | 'ids
 }
 
 /**
+ * One create, inside the caller's transaction: the builder, the row, its effects (the
+ * host: its outbox entry). Also used where a create is part of a larger write that must
+ * land whole (an appointment import creating the patients it names).
+ */
+export function insertCreated<K extends CreatableCollection>(
+  deps: LocalServiceDeps | (BuildDeps & Pick<LocalServiceDeps, 'photoUrl'>),
+  effects: CreateEffects,
+  collection: K,
+  input: CreateInputOf<K>,
+  context: CallContext,
+): ResourceOf<K> & { sync?: unknown } {
+  const built = buildRecord(deps, collection, input, context);
+  insertRecord(deps.db, collection, built.row);
+  effects.record({ collection, id: built.row.id, input: input as Record<string, unknown>, refs: built.refs });
+  // Just written and queued: no need to read either back.
+  const created = toResource(deps, collection, built.row as RowOf<K>) as ResourceOf<K> & { sync?: unknown };
+  if (effects.sync) created.sync = { state: 'queued', remote_id: null, error: null };
+  return created;
+}
+
+/**
  * The create path shared by the host and the sandbox: validation by the contract's
  * schemas, the create builders, then the record and its effects (the host: its outbox
- * entry) in one transaction. Everything the desk or a scanner creates goes through here.
+ * entry) in one transaction (a savepoint of a group commit). Everything the desk or a scanner creates goes through here.
  */
 export function createLocalService(deps: LocalServiceDeps): V1Service {
   const { db } = deps;
   const effects = deps.effects ?? outboxEffects(deps);
+  const commits = groupCommitFor(db);
 
   function present<K extends Collection>(collection: K, rows: RowOf<K>[]): ResourceOf<K>[] {
     const withRemote = rows as unknown as { id: string; remote_id?: string | null }[];
@@ -83,13 +106,9 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
   return {
     async create<K extends CreatableCollection>(collection: K, rawInput: unknown, context: CallContext) {
       const input = parseOrThrow(COLLECTIONS[collection].create, rawInput);
-      const resource = inTransaction(db, () => {
-        const built = buildRecord(deps, collection, input as never, context);
-        insertRecord(db, collection, built.row);
-        effects.record({ collection, id: built.row.id, input: input as Record<string, unknown>, refs: built.refs });
-        // Just written and queued: no need to read either back.
-        const created = toResource(deps, collection, built.row as RowOf<K>) as ResourceOf<K> & { sync?: unknown };
-        if (effects.sync) created.sync = { state: 'queued', remote_id: null, error: null };
+      // Creates that arrive together share one durable commit; each is answered after it.
+      const resource = await commits.run(() => {
+        const created = insertCreated(deps, effects, collection, input as CreateInputOf<K>, context);
         context.commit?.(created);
         return created;
       });
@@ -110,7 +129,7 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
       validatePhoto(upload);
       await assertDecodableImage(upload.bytes);
       const stored = deps.photos.put(upload);
-      const created = inTransaction(db, () => {
+      const created = await commits.run(() => {
         const inserted = db
           .insert(photos)
           .values({ ...stored, created_at: deps.clock.now().toISOString() })

@@ -25,7 +25,7 @@ export interface OutboxDeps {
 
 /**
  * Adds the entry that will carry a record upstream. Call it inside the transaction that
- * writes the record (DESIGN.md §3): a record never exists without its way upstream.
+ * writes the record (docs/decisions.md, local data and the outbox): a record never exists without its way upstream.
  */
 export function enqueue(deps: OutboxDeps, input: EnqueueInput): string {
   const id = deps.ids.next(ID_PREFIX.outbox_entry);

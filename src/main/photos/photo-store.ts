@@ -10,7 +10,7 @@ import {
   type StoredPhoto,
 } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
-import { SEALED_PHOTO, deriveFileKey, isSealed, seal as sealBytes, unseal } from '../security/sealed-file';
+import { SEALED_PHOTO, deriveFileKey, isSealed, seal as sealBytes, unseal } from '../db/sealed-file';
 import { writeFileAtomically } from '../support/write-file-atomically';
 
 export interface PhotoStore {
@@ -45,7 +45,7 @@ export function validatePhoto(upload: PhotoUpload): PhotoContentType {
 }
 
 /**
- * Photos as files named by content hash (DESIGN.md §3): writing the same photo twice is
+ * Photos as files named by content hash (docs/decisions.md, local data and the outbox): writing the same photo twice is
  * free. With a key (the host's database key) the files are AES-256-GCM encrypted; the name
  * stays the SHA-256 of the plaintext, so the same photo still dedups to one file.
  */

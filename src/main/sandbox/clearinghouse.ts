@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, lte } from 'drizzle-orm';
 import { inTransaction, type Db } from '../db/open-database';
 import { checks, clearinghouse_entities, discoveries, extractions, insurance_cards, providers, roster } from '../db/schema';
-import type { HostComponent } from '../host/create-host';
+import type { HostComponent } from '../support/host-component';
 import type { HotFolderExtractor } from '../inbox/hot-folder';
 import { buildRecord } from '../operations/create-builders';
 import type { PhotoStore } from '../photos/photo-store';
@@ -12,11 +12,12 @@ import type { IdGenerator } from '../support/ids';
 import type { ServiceType } from '../../shared/contract';
 import { buildActiveBenefits, buildInactiveBenefits } from './benefits-builder';
 import { entityError, scenarioFor } from './scenarios';
+import { normalizeName, type X12Roster } from '../x12/x12-roster';
 
 export const DEFAULT_RESOLUTION_DELAY_MS = 1000;
 export const DEFAULT_LONG_PENDING_MS = 60 * 60 * 1000;
 
-/** What a discovery's spawned checks ask about: the plan as a whole (X12 service type 30). */
+/** What a discovery's spawned checks ask about unless it says: the plan as a whole (X12 service type 30). */
 const DISCOVERY_SERVICE_TYPE: ServiceType = 'health_benefit_plan_coverage';
 
 export interface ClearinghouseDeps {
@@ -32,6 +33,8 @@ export interface ClearinghouseDeps {
   extractor?: HotFolderExtractor;
   /** Told of unexpected errors by record id only. */
   log?(message: string): void;
+  /** Real 271 answers (`--x12 DIR`): a check for one of their people answers with that 271. */
+  x12?: X12Roster;
 }
 
 export interface Clearinghouse extends HostComponent {
@@ -50,12 +53,11 @@ type ExtractionRow = RowOf<'extractions'>;
 
 /** Names match as a front desk would: ignoring case, accents and extra spaces. */
 function sameName(a: string, b: string): boolean {
-  const norm = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').trim().replace(/\s+/g, ' ').toLowerCase();
-  return norm(a) === norm(b);
+  return normalizeName(a) === normalizeName(b);
 }
 
 /**
- * The simulated clearinghouse (DESIGN.md §4). Records resolve lazily: before any read
+ * The simulated clearinghouse (docs/sandbox.md). Records resolve lazily: before any read
  * the sandbox calls `resolveDue()`, which moves every record whose `created_at + delay`
  * has passed by the injected clock, so tests with a manual clock are exact. `start()`
  * adds a timer for callers that only wait. Each transition updates only a `pending` row:
@@ -101,7 +103,8 @@ export function createClearinghouse(deps: ClearinghouseDeps): Clearinghouse {
         const built = buildRecord(
           deps,
           'electronic_eligibility_checks',
-          { insurance_card_id: card.id, provider_id, clearinghouse_entity_id: entityId, service_type: DISCOVERY_SERVICE_TYPE },
+          // The practice's default service type when the discovery carried one.
+          { insurance_card_id: card.id, provider_id, clearinghouse_entity_id: entityId, service_type: discovery.service_type ?? DISCOVERY_SERVICE_TYPE },
           { source: 'system' },
         );
         insertRecord(db, 'electronic_eligibility_checks', { ...built.row, electronic_eligibility_discovery_id: discovery.id });
@@ -115,7 +118,46 @@ export function createClearinghouse(deps: ClearinghouseDeps): Clearinghouse {
     return latest?.id ?? db.select({ id: providers.id }).from(providers).orderBy(asc(providers.id)).limit(1).get()?.id;
   }
 
+  /** Answers with the 271 about this member, if the sandbox was given one; false otherwise. */
+  function resolveFromX12(check: CheckRow): boolean {
+    const match = deps.x12?.find({
+      member_id: check.insurance_card_member_id,
+      first_name: check.patient_first_name,
+      last_name: check.patient_last_name,
+      date_of_birth: check.patient_date_of_birth,
+    });
+    if (!match) return false;
+    const finished_at = now().toISOString();
+    const pending = and(eq(checks.id, check.id), eq(checks.status, 'pending'));
+    inTransaction(db, () => {
+      if (match.kind === 'mismatch') {
+        db.update(checks).set({ status: 'failure', finished_at, failure_reason: 'clearinghouse_entity_error', clearinghouse_entity_errors: [match.error] }).where(pending).run();
+        return;
+      }
+      const { benefits, errors } = match.person;
+      // Any AAA means the payer refused some of the request: the desk must see why (benefits sent beside it are kept).
+      if (errors.length > 0) {
+        db.update(checks)
+          .set({ status: 'failure', finished_at, failure_reason: 'clearinghouse_entity_error', clearinghouse_entity_errors: errors, ...(benefits.length ? { benefits } : {}) })
+          .where(pending)
+          .run();
+        return;
+      }
+      const changed = db.update(checks).set({ status: 'success', finished_at, benefits }).where(pending).run().changes;
+      const active = benefits.some((b) => b.code.startsWith('active'));
+      const inactive = benefits.some((b) => b.code.startsWith('inactive'));
+      if (changed && (active || inactive)) {
+        db.update(insurance_cards)
+          .set({ plan_status: active ? 'active' : 'inactive', plan_status_fetched_at: finished_at })
+          .where(eq(insurance_cards.id, check.insurance_card_id))
+          .run();
+      }
+    });
+    return true;
+  }
+
   function resolveCheck(check: CheckRow): void {
+    if (resolveFromX12(check)) return;
     const scenario = scenarioFor(check.insurance_card_member_id);
     if (scenario.kind === 'long_pending' && Date.parse(check.created_at) + longPendingMs > now().getTime()) return;
     const finished_at = now().toISOString();

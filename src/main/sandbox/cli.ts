@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { parseFaultSpec, type FaultOptions } from './fault-injection';
 import { startSandbox } from './start-sandbox';
 
-const USAGE = 'npm run sandbox -- [--port P] [--db FILE] [--api-key KEY] [--delay MS] [--latency MS] [--faults SPEC]';
+const USAGE = 'npm run sandbox -- [--port P] [--db FILE] [--api-key KEY] [--delay MS] [--latency MS] [--faults SPEC] [--x12 DIR]';
 
 class UsageError extends Error {}
 
@@ -24,6 +24,7 @@ function readArgs() {
         delay: { type: 'string' },
         latency: { type: 'string' },
         faults: { type: 'string' },
+        x12: { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
     latencyMs,
     faults: faults && { ...faults, onFault: (kind, request) => console.error(`fault ${kind}: ${request.method} ${request.path}`) },
     log: (message) => console.error(message),
+    x12: values.x12,
   });
   console.log(sandbox.url);
   console.error(
@@ -71,6 +73,7 @@ async function main(): Promise<void> {
       generated ? `API key (generated for this run): ${apiKey}` : 'API key: as given with --api-key',
       `Data: ${values.db ?? 'a temporary file, removed on exit'}`,
       faults ? `Fault injection: ${values.faults}` : 'Fault injection: off',
+      sandbox.x12 ? `271 answers: ${sandbox.x12.people.length} people from ${sandbox.x12.files.length} files${sandbox.x12.ignored.length ? ` (not read: ${sandbox.x12.ignored.join(', ')})` : ''}` : '271 answers: generated',
     ].join('\n'),
   );
   const stop = () => void sandbox.close().finally(() => process.exit(0));

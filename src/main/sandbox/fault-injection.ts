@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import { ServiceError } from '../../shared/service-error';
 
 /**
- * What can go wrong with a request, as the sync worker must survive it (DESIGN.md §4):
+ * What can go wrong with a request, as the sync worker must survive it (docs/sandbox.md):
  * `500`, `503` and `429` answers (the last two with Retry-After), `reset` (the connection
  * is reset before the request runs), `lost` (the request runs and commits, then the
  * connection is reset before the answer: the client cannot know it succeeded) and `slow`

@@ -1,14 +1,17 @@
 import type { Db } from '../db/open-database';
 import { roster } from '../db/schema';
-import { seedReferenceData } from '../host/seed-reference-data';
+import { seedReferenceData } from '../reference/seed-reference-data';
 import type { HotFolderExtractor } from '../inbox/hot-folder';
 import { createLocalService, type CreateEffects } from '../operations/local-service';
 import type { PhotoStore } from '../photos/photo-store';
 import type { Clock } from '../support/clock';
 import type { IdGenerator } from '../support/ids';
-import type { V1Service } from '../../shared/contract';
+import { getRow, toResource } from '../records/record-store';
+import type { ChangesParams, InsuranceCard, InsuranceCardCreate, ReceivedChangesPage, V1Service } from '../../shared/contract';
+import { installChangeTriggers, readChanges } from './changes-feed';
 import { createClearinghouse, type Clearinghouse } from './clearinghouse';
-import { SEED_ROSTER } from './seed-data';
+import type { X12Roster } from '../x12/x12-roster';
+import { SEED_ROSTER } from '../reference/seed-data';
 
 export interface SandboxServiceDeps {
   db: Db;
@@ -21,10 +24,15 @@ export interface SandboxServiceDeps {
   longPendingMs?: number;
   extractor?: HotFolderExtractor;
   log?(message: string): void;
+  /** Real 271 answers to serve (`--x12 DIR`). */
+  x12?: X12Roster;
 }
 
 export interface SandboxService extends V1Service {
   clearinghouse: Clearinghouse;
+  changes(params: ChangesParams): Promise<ReceivedChangesPage>;
+  /** A card as the vendor's hosted collection page makes it (a patient filling the form): `source: collection_page`. */
+  submitFromCollectionPage(input: InsuranceCardCreate): Promise<InsuranceCard>;
 }
 
 /** The sandbox is the upstream: nothing to queue, and no `sync` on what it serves. */
@@ -32,18 +40,19 @@ const UPSTREAM_EFFECTS: CreateEffects = { record: () => {}, photo: () => {}, syn
 
 /** Providers, clearinghouse entities and the roster of covered people; idempotent. */
 export function seedSandbox(db: Db): void {
-  seedReferenceData(db);
+  seedReferenceData(db, { payers: 'all' });
   db.insert(roster).values([...SEED_ROSTER]).onConflictDoNothing().run();
 }
 
 /**
- * The sandbox's V1Service (DESIGN.md §1): the host's create path (same validation, same
+ * The sandbox's V1Service (docs/architecture.md): the host's create path (same validation, same
  * builders) on the sandbox's own database, with the simulated clearinghouse resolving
  * pending records. Every read first resolves what is due, so a client polling with
  * GET sees each transition as soon as its delay has passed.
  */
 export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
   seedSandbox(deps.db);
+  installChangeTriggers(deps.db);
   const clearinghouse = createClearinghouse(deps);
   const records = createLocalService({ ...deps, effects: UPSTREAM_EFFECTS, extractionEngine: 'upstream' });
   return {
@@ -59,5 +68,10 @@ export function createSandboxService(deps: SandboxServiceDeps): SandboxService {
     },
     uploadPhoto: (photo) => records.uploadPhoto(photo),
     readPhoto: (objectKey) => records.readPhoto(objectKey),
+    submitFromCollectionPage: (input) => records.create('insurance_cards', input, { source: 'api', card_source: 'collection_page' }),
+    async changes(params) {
+      clearinghouse.resolveDue();
+      return readChanges({ db: deps.db, present: (collection, id) => toResource(deps, collection, getRow(deps.db, collection, id)) }, params);
+    },
   };
 }

@@ -1,6 +1,6 @@
 import { AAA_REASONS, FOLLOW_UP_ACTIONS, type ClearinghouseEntityError } from '../../shared/contract';
 
-/** The AAA rejections the sandbox can answer with (DESIGN.md §4), one per reserved prefix. */
+/** The AAA rejections the sandbox can answer with (docs/sandbox.md), one per reserved prefix. */
 export const SANDBOX_AAA_CODES = ['15', '42', '43', '72', '73', '75', '76', '79'] as const;
 export type SandboxAaaCode = (typeof SANDBOX_AAA_CODES)[number];
 

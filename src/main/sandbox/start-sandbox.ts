@@ -7,12 +7,12 @@ import { createIdempotencyStore, DEFAULT_IDEMPOTENCY_TTL_MS } from '../http/idem
 import { listen } from '../http/listen';
 import { createV1App } from '../http/v1-app';
 import type { HotFolderExtractor } from '../inbox/hot-folder';
-import { tokenMatches } from '../local-api/token-file';
 import { createPhotoStore } from '../photos/photo-store';
 import { systemClock, type Clock } from '../support/clock';
 import { createIdGenerator, type IdGenerator } from '../support/ids';
 import { faultInjection, latency, type FaultOptions } from './fault-injection';
 import { createSandboxService, type SandboxService } from './sandbox-service';
+import { loadX12Roster, type X12Roster } from '../x12/x12-roster';
 
 export interface SandboxOptions {
   /** Loopback TCP port; 0 or absent picks a free one. */
@@ -26,7 +26,7 @@ export interface SandboxOptions {
   longPendingMs?: number;
   /** Added to every answer. */
   latencyMs?: number;
-  /** Off unless given (DESIGN.md §4: never by default). */
+  /** Off unless given (docs/sandbox.md, never by default). */
   faults?: FaultOptions;
   /** How long an Idempotency-Key's first answer is replayed (default 7 days). */
   idempotencyTtlMs?: number;
@@ -39,6 +39,11 @@ export interface SandboxOptions {
    * sandbox mode whatever the desk syncs, real patients included, is stored here.
    */
   encryptionKey?: Buffer;
+  /**
+   * Real 271 answers: a folder to read (`--x12 DIR`), or one already read. A bad file or
+   * two answers about one person refuse to start (`X12FileError`, naming the files).
+   */
+  x12?: string | X12Roster;
 }
 
 export interface Sandbox {
@@ -49,17 +54,20 @@ export interface Sandbox {
   database: OpenedDatabase;
   /** Where the photos are kept. */
   photosDir: string;
+  /** The real 271 answers it serves, if it was given any. */
+  x12?: X12Roster;
   close(): Promise<void>;
 }
 
 /**
- * The sandbox as a running server (DESIGN.md §1): its own database, the simulated
+ * The sandbox as a running server (docs/architecture.md): its own database, the simulated
  * clearinghouse ticking, and the one /v1 HTTP layer on 127.0.0.1 with the channel source
  * `api`. `npm run sandbox` and the host's embedded default upstream both start it here.
  */
 export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   if (!options.apiKey) throw new Error('The sandbox needs an API key.');
-  // Built first: bad fault options refuse to start before anything is opened.
+  // Built first: bad fault options or 271 files refuse to start before anything is opened.
+  const x12 = typeof options.x12 === 'string' ? loadX12Roster(options.x12) : options.x12;
   const before: MiddlewareHandler[] = [];
   if (options.latencyMs) before.push(latency(options.latencyMs));
   if (options.faults) before.push(faultInjection(options.faults));
@@ -84,6 +92,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       delayMs: options.delayMs,
       longPendingMs: options.longPendingMs,
       extractor: options.extractor,
+      x12,
       log: options.log,
     });
   } catch (error) {
@@ -93,7 +102,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const app = createV1App({
     service,
     source: 'api',
-    authenticate: (given) => tokenMatches(options.apiKey, given),
+    apiKey: () => options.apiKey,
     idempotency: createIdempotencyStore({ db: database.db, clock, ttlMs: options.idempotencyTtlMs ?? DEFAULT_IDEMPOTENCY_TTL_MS }),
     ids,
     before,
@@ -118,6 +127,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     service,
     database,
     photosDir,
+    x12,
     async close() {
       if (closed) return;
       closed = true;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { assertPrivate } from '../local-api/private-path';
+import { assertPrivate } from '../support/private-path';
 import { writeFileAtomically } from '../support/write-file-atomically';
-import { SEALED_SECRETS, deriveFileKey, isSealed, seal, unseal } from '../security/sealed-file';
+import { SEALED_SECRETS, deriveFileKey, isSealed, seal, unseal } from '../db/sealed-file';
 
 /** The secrets Coverdesk keeps. Never in the database, never in logs, never sent back to the UI. */
 export type SecretName = 'upstream_api_key';

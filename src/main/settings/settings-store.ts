@@ -3,9 +3,9 @@ import { eq, inArray } from 'drizzle-orm';
 import { inTransaction, type Db } from '../db/open-database';
 import { providers, settings } from '../db/schema';
 import type { DeskSettingsUpdate } from '../../shared/bridge/desk-contract';
-import type { FieldError } from '../../shared/contract';
+import { ServiceType, type FieldError } from '../../shared/contract';
 import { referenceNotFound, ServiceError, validationFailed } from '../../shared/service-error';
-import { UnsafePermissionsError } from '../local-api/private-path';
+import { UnsafePermissionsError } from '../support/private-path';
 import type { SecretStore } from './secret-store';
 
 /** What the settings table holds: plain preferences. The API key lives in the SecretStore. */
@@ -13,9 +13,11 @@ export interface SavedSettings {
   upstream_url: string | null;
   default_provider_id: string | null;
   hot_folder: string | null;
+  /** What new checks, and the checks a discovery starts, ask about (an office visit, physical therapy…). */
+  default_service_type: ServiceType | null;
 }
 
-const KEYS = ['upstream_url', 'default_provider_id', 'hot_folder'] as const satisfies readonly (keyof SavedSettings)[];
+const KEYS = ['upstream_url', 'default_provider_id', 'hot_folder', 'default_service_type'] as const satisfies readonly (keyof SavedSettings)[];
 
 export interface SettingsStore {
   read(): SavedSettings;
@@ -50,9 +52,12 @@ export function createSettingsStore(deps: { db: Db; secrets: SecretStore }): Set
 
   function read(): SavedSettings {
     const rows = db.select().from(settings).where(inArray(settings.key, [...KEYS])).all();
-    const saved: SavedSettings = { upstream_url: null, default_provider_id: null, hot_folder: null };
+    const saved: SavedSettings = { upstream_url: null, default_provider_id: null, hot_folder: null, default_service_type: null };
     for (const row of rows) {
-      if (typeof row.value === 'string') saved[row.key as keyof SavedSettings] = row.value;
+      if (typeof row.value !== 'string') continue;
+      // A service type this version no longer knows is as if none were saved.
+      if (row.key === 'default_service_type') saved.default_service_type = ServiceType.safeParse(row.value).data ?? null;
+      else saved[row.key as Exclude<keyof SavedSettings, 'default_service_type'>] = row.value;
     }
     return saved;
   }

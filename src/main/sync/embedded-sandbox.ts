@@ -1,7 +1,8 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import path from 'node:path';
-import type { HostComponent } from '../host/create-host';
+import type { HostComponent } from '../support/host-component';
 import { startSandbox, type Sandbox } from '../sandbox/start-sandbox';
+import { loadX12Roster } from '../x12/x12-roster';
 
 export interface EmbeddedSandboxOptions {
   dataDir: string;
@@ -9,10 +10,12 @@ export interface EmbeddedSandboxOptions {
   delayMs?: number;
   /** The host's key: what the desk syncs in sandbox mode, real patients included, is stored here too. */
   encryptionKey?: Buffer;
+  /** A folder of real 271 answers for the sandbox to serve; read (and refused) when the host is created. */
+  x12Dir?: string;
 }
 
 /**
- * Sandbox mode (DESIGN.md §1): with no upstream configured, the host runs the sandbox
+ * Sandbox mode (docs/architecture.md): with no upstream configured, the host runs the sandbox
  * in-process on a loopback port and syncs to it over real HTTP, exactly as it would to a
  * vendor. Its data lives in the data dir, so what was synced to it is still there after a
  * restart. Only this process ever talks to it. Its API key is derived from the host's key,
@@ -38,6 +41,8 @@ function sandboxApiKey(encryptionKey: Buffer | undefined): string {
 export function createEmbeddedSandbox(options: EmbeddedSandboxOptions): EmbeddedSandbox {
   let running: Promise<Sandbox> | null = null;
   const apiKey = sandboxApiKey(options.encryptionKey);
+  // Read now, not at the first sync: a bad 271 folder stops the host from starting, naming the file.
+  const x12 = options.x12Dir ? loadX12Roster(options.x12Dir) : undefined;
   return {
     name: 'embedded-sandbox',
     ensure() {
@@ -47,6 +52,7 @@ export function createEmbeddedSandbox(options: EmbeddedSandboxOptions): Embedded
         apiKey,
         delayMs: options.delayMs,
         encryptionKey: options.encryptionKey,
+        x12,
       });
       const started = running;
       return started.then(

@@ -1,5 +1,6 @@
 import type { SyncError } from '../../shared/contract';
 import { isServiceError } from '../../shared/service-error';
+import { SYNC_MESSAGES } from './sync-messages';
 
 /**
  * What a failed upstream call means for the queue:
@@ -22,7 +23,7 @@ export function classifyFailure(failure: unknown): ClassifiedFailure {
   if (!isServiceError(failure)) {
     // Not the client's typed error: a bug or an unexpected throw. Retrying is safe (same key)
     // and failing the entry would blame the user's data for our fault.
-    return { kind: 'transient', error: { code: 'sync_internal_error', message: 'Sending failed inside Coverdesk; it will be retried.' } };
+    return { kind: 'transient', error: { code: 'sync_internal_error', message: SYNC_MESSAGES.internalError } };
   }
   const { status } = failure;
   const fieldDetail = failure.errors?.length ? ` ${failure.errors.map((e) => e.message).join(' ')}` : '';

@@ -3,12 +3,20 @@ import { inTransaction, type Db } from '../db/open-database';
 import { outbox } from '../db/schema';
 import { preparedOnce } from '../records/statements';
 import { SyncState, type SyncError } from '../../shared/contract';
+import { SYNC_MESSAGES } from './sync-messages';
 
 /**
  * The sync worker's view of the outbox: which entries may go now, and every state change
- * an entry makes on its way upstream (DESIGN.md §3). Each change is its own small
- * transaction, written before the worker acts on it, so a crash at any point leaves the
- * queue in a state the next start can resume from.
+ * an entry makes on its way upstream (docs/decisions.md, Local data and the outbox).
+ *
+ * Each change is one statement and opens no transaction of its own (only `reconcileBlocked`
+ * does, to reach its fixed point atomically; inside a caller's it becomes a savepoint): the
+ * caller groups them. The engine writes a round's settled outcomes, the reconcile and the
+ * next claims in one transaction, one commit per round; the Sync screen's retry and discard
+ * wrap theirs. Crash safety comes from order, not from a commit per change: a claim
+ * (`sending`) is committed before its request goes out, and an outcome lost to a crash
+ * leaves the entry `sending`, which `requeueInterrupted` sends again with the same
+ * Idempotency-Key at the next start.
  */
 
 export type OutboxEntry = typeof outbox.$inferSelect;
@@ -56,21 +64,31 @@ export function getEntry(db: Db, id: string): OutboxEntry | undefined {
  * time kept for the idempotency-window rule. Returns false if it was no longer queued.
  */
 export function markSending(db: Db, id: string, now: string): boolean {
-  const result = db
-    .update(outbox)
-    .set({
-      state: 'sending',
-      attempts: sql`${outbox.attempts} + 1`,
-      first_attempt_at: sql`coalesce(${outbox.first_attempt_at}, ${now})`,
-      updated_at: now,
-    })
-    .where(and(eq(outbox.id, id), eq(outbox.state, 'queued')))
-    .run();
-  return result.changes === 1;
+  // Prepared once: a draining queue claims every entry through here.
+  const statement = preparedOnce(db, 'sync:mark-sending', () =>
+    db
+      .update(outbox)
+      .set({
+        state: 'sending',
+        attempts: sql`${outbox.attempts} + 1`,
+        first_attempt_at: sql`coalesce(${outbox.first_attempt_at}, ${sql.placeholder('now')})`,
+        updated_at: sql`${sql.placeholder('now')}`,
+      })
+      .where(and(eq(outbox.id, sql.placeholder('id')), eq(outbox.state, 'queued')))
+      .prepare(),
+  );
+  return statement.run({ id, now }).changes === 1;
 }
 
 export function markSynced(db: Db, id: string, remoteId: string, now: string): void {
-  db.update(outbox).set({ state: 'synced', remote_id: remoteId, last_error: null, next_attempt_at: null, updated_at: now }).where(eq(outbox.id, id)).run();
+  const statement = preparedOnce(db, 'sync:mark-synced', () =>
+    db
+      .update(outbox)
+      .set({ state: 'synced', remote_id: sql`${sql.placeholder('remoteId')}`, last_error: null, next_attempt_at: null, updated_at: sql`${sql.placeholder('now')}` })
+      .where(eq(outbox.id, sql.placeholder('id')))
+      .prepare(),
+  );
+  statement.run({ id, remoteId, now });
 }
 
 /** Back in the queue after a transient failure, due at `nextAttemptAt`. */
@@ -147,7 +165,7 @@ export function reconcileBlocked(db: Db, now: string): string[] {
         .where(and(eq(outbox.state, 'queued'), DEPENDENCY_STOPPED))
         .all();
       for (const { id, blocker } of block) {
-        const error: SyncError = { code: 'blocked_by_dependency', message: `Waits for ${blocker}, which could not be sent.` };
+        const error: SyncError = { code: 'blocked_by_dependency', message: SYNC_MESSAGES.blockedBy(blocker) };
         db.update(outbox).set({ state: 'blocked', last_error: error, next_attempt_at: null, updated_at: now }).where(eq(outbox.id, id)).run();
       }
       changed.push(...unblock, ...block.map((b) => b.id));

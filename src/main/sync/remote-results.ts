@@ -1,4 +1,5 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { preparedOnce } from '../records/statements';
 import type { Db } from '../db/open-database';
 import { checks, discoveries, extractions, insurance_cards, patients, photos } from '../db/schema';
 import type { IdGenerator } from '../support/ids';
@@ -31,13 +32,18 @@ const TABLE_WITH_REMOTE = {
 
 /** Records the upstream's id on the local record (or photo) an entry carried. */
 export function setRemoteId(db: Db, collection: string, localId: string, remoteId: string): void {
+  // Prepared once per table: a draining queue writes every entry's remote id through here.
   if (collection === 'photos') {
-    db.update(photos).set({ remote_id: remoteId }).where(eq(photos.object_key, localId)).run();
+    preparedOnce(db, 'sync:remote-id:photos', () =>
+      db.update(photos).set({ remote_id: sql`${sql.placeholder('remoteId')}` }).where(eq(photos.object_key, sql.placeholder('localId'))).prepare(),
+    ).run({ localId, remoteId });
     return;
   }
   const table = TABLE_WITH_REMOTE[collection as keyof typeof TABLE_WITH_REMOTE];
   if (!table) throw new Error(`No local table for outbox collection ${collection}`);
-  db.update(table).set({ remote_id: remoteId }).where(eq(table.id, localId)).run();
+  preparedOnce(db, `sync:remote-id:${collection}`, () =>
+    db.update(table).set({ remote_id: sql`${sql.placeholder('remoteId')}` }).where(eq(table.id, sql.placeholder('localId'))).prepare(),
+  ).run({ localId, remoteId });
 }
 
 const isTerminal = (status: string) => status === 'success' || status === 'failure';
@@ -58,8 +64,9 @@ function terminalColumns(collection: PolledCollection, remote: Extraction | Disc
 
 /**
  * Copies a terminal upstream record onto its local twin. Terminal states never change
- * (DESIGN.md §2), so a local record already terminal is left as it is: an extraction the
- * device finished first keeps the device's reading. Returns whether anything changed.
+ * (docs/decisions.md, "Transitions"), so a local record already terminal is left as it
+ * is: an extraction the device finished first keeps the device's reading. Returns whether
+ * anything changed.
  */
 export function applyTerminal(db: Db, collection: PolledCollection, localId: string, remote: Extraction | Discovery | Check): boolean {
   if (!isTerminal(remote.status)) return false;

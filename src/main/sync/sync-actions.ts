@@ -5,9 +5,11 @@ import { findRow } from '../records/record-store';
 import { TABLES } from '../records/tables';
 import type { Clock } from '../support/clock';
 import type { SyncItem } from '../../shared/bridge/desk-contract';
+import { syncPhase } from '../../shared/bridge/sync-phase';
 import { isCollection, SyncState, type Collection } from '../../shared/contract';
 import { notFound, ServiceError } from '../../shared/service-error';
 import { dependentsOf, deleteEntry, getEntry, listEntries, requeueByUser, type OutboxEntry } from './outbox-queue';
+import { entryDescription, SYNC_MESSAGES } from './sync-messages';
 
 /**
  * What the Sync screen does with the queue: list it, retry an entry, discard one. The
@@ -35,41 +37,47 @@ function cardPatientName(db: Db, cardId: unknown): string | null {
   return patientName(db, card?.patient_id);
 }
 
-const ENTRY_KINDS: Record<string, string> = {
-  photos: 'card photo',
-  patients: 'patient',
-  insurance_cards: 'insurance card',
-  extractions: 'card reading',
-  electronic_eligibility_discoveries: 'coverage discovery',
-  electronic_eligibility_checks: 'eligibility check',
-};
-
 /** Plain words for an entry, as the desk knows the record (shown to the desk only). */
 export function describeEntry(db: Db, entry: OutboxEntry): string {
   const p = entry.payload;
-  const forWhom = (name: string | null) => (name ? ` for ${name}` : '');
   switch (entry.collection) {
     case 'photos':
-      return 'Card photo';
+      return entryDescription(entry.collection, null);
     case 'patients':
-      return `Patient${forWhom(patientName(db, entry.record_id))}`;
+      return entryDescription(entry.collection, patientName(db, entry.record_id));
     case 'insurance_cards':
-      return `Insurance card${forWhom(patientName(db, p.patient_id as string | undefined))}`;
-    case 'extractions':
-      return `Card reading${forWhom(cardPatientName(db, p.insurance_card_id))}`;
-    case 'electronic_eligibility_discoveries':
-      return `Coverage discovery${forWhom(cardPatientName(db, p.insurance_card_id))}`;
-    case 'electronic_eligibility_checks': {
-      const service = typeof p.service_type === 'string' ? ` (${p.service_type.replace(/_/g, ' ')})` : '';
-      return `Eligibility check${service}${forWhom(cardPatientName(db, p.insurance_card_id))}`;
-    }
+      return entryDescription(entry.collection, patientName(db, p.patient_id as string | undefined));
+    case 'electronic_eligibility_checks':
+      return entryDescription(entry.collection, cardPatientName(db, p.insurance_card_id), typeof p.service_type === 'string' ? p.service_type : undefined);
     default:
-      return entry.collection;
+      return entryDescription(entry.collection, cardPatientName(db, p.insurance_card_id));
+  }
+}
+
+/** Why the entry is where it is, and what happens next, in one line. */
+function reasonFor(db: Db, entry: OutboxEntry): string {
+  switch (entry.state) {
+    case 'queued':
+      return entry.last_error ? SYNC_MESSAGES.reasonRetrying(entry.last_error.message) : SYNC_MESSAGES.reasonQueued;
+    case 'sending':
+      return SYNC_MESSAGES.reasonSending;
+    case 'failed':
+      return SYNC_MESSAGES.reasonRefused(entry.last_error?.message ?? '');
+    case 'needs_review':
+      return entry.last_error?.message ?? SYNC_MESSAGES.idempotencyWindowPassed;
+    case 'blocked': {
+      const [root] = stoppedAncestors(db, entry);
+      return root ? SYNC_MESSAGES.reasonWaitsFor(describeEntry(db, root)) : SYNC_MESSAGES.reasonWaitsForOther;
+    }
+    case 'synced':
+      return SYNC_MESSAGES.reasonSent;
   }
 }
 
 export function toSyncItem(db: Db, entry: OutboxEntry): SyncItem {
   return {
+    phase: syncPhase(entry.state),
+    reason: reasonFor(db, entry),
     id: entry.id,
     collection: entry.collection,
     record_id: entry.record_id,
@@ -117,7 +125,7 @@ export function retryEntry(deps: SyncActionDeps, id: string): SyncItem {
         requeueByUser(db, id, now, false);
         break;
       default:
-        throw new ServiceError('sync_entry_not_retryable', `This entry is ${entry.state}; only failed, blocked, queued or needs-review entries can be retried.`, undefined, { status: 409 });
+        throw new ServiceError('sync_entry_not_retryable', SYNC_MESSAGES.notRetryable(entry.state), undefined, { status: 409 });
     }
   });
   deps.kick();
@@ -154,15 +162,13 @@ export function discardEntry(deps: SyncActionDeps, id: string): { id: string; di
   const { db } = deps;
   const entry = entryOrThrow(db, id);
   if (!DISCARDABLE.includes(entry.state)) {
-    throw new ServiceError('sync_entry_not_discardable', `This entry is ${entry.state}; only failed, blocked or needs-review entries can be discarded.`, undefined, {
+    throw new ServiceError('sync_entry_not_discardable', SYNC_MESSAGES.notDiscardable(entry.state), undefined, {
       status: 409,
     });
   }
   const dependents = dependentsOf(db, id);
   if (dependents.length > 0) {
-    // Kinds, not descriptions: error messages never carry names (they may be logged).
-    const kinds = [...new Set(dependents.map((d) => ENTRY_KINDS[d.collection] ?? d.collection))].join(', ');
-    throw new ServiceError('sync_entry_has_dependents', `${dependents.length} other entries need this one (${kinds}). Discard those first.`, undefined, {
+    throw new ServiceError('sync_entry_has_dependents', SYNC_MESSAGES.hasDependents(dependents.map((d) => d.collection)), undefined, {
       status: 409,
     });
   }
@@ -173,7 +179,7 @@ export function discardEntry(deps: SyncActionDeps, id: string): { id: string; di
     });
   } catch (error) {
     if (error instanceof Error && /FOREIGN KEY/i.test(error.message)) {
-      throw new ServiceError('sync_record_in_use', 'This record is still used by another record on this computer (for example a scanned card in the inbox). Remove that first.', undefined, {
+      throw new ServiceError('sync_record_in_use', SYNC_MESSAGES.recordInUse, undefined, {
         status: 409,
       });
     }

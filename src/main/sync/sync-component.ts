@@ -1,14 +1,17 @@
 import type { Db } from '../db/open-database';
-import type { HostComponent } from '../host/create-host';
+import type { HostComponent } from '../support/host-component';
+import { testConnection } from '../http/connection-test';
 import { createHttpV1Client } from '../http/v1-client';
 import type { SettingsStore } from '../settings/settings-store';
 import type { Clock } from '../support/clock';
 import type { EventHub } from '../support/event-hub';
 import type { IdGenerator } from '../support/ids';
-import type { DeskSettings, SyncStatus } from '../../shared/bridge/desk-contract';
+import type { ConnectionTest, DeskSettings, SyncStatus, WaitingRecords } from '../../shared/bridge/desk-contract';
 import type { StoredPhoto } from '../../shared/contract';
 import type { Random } from './backoff';
 import type { EmbeddedSandbox } from './embedded-sandbox';
+import { pruneSyncedEntries } from '../outbox/outbox-pruning';
+import { stateCounts } from './outbox-queue';
 import { createSyncEngine, type SyncEngine, type SyncLog, type SyncPolicy, type UpstreamTarget } from './sync-engine';
 
 /** Tuning for tests and benchmarks; the defaults are the product's. */
@@ -17,8 +20,14 @@ export interface SyncHostOptions {
   random?: Random;
   /** Per upstream request (the HTTP client's default: 15 s). */
   timeoutMs?: number;
+  /** The connection test's wait for an answer (default 5 s). */
+  connectionTestTimeoutMs?: number;
   /** The embedded sandbox's resolution delay. */
   sandboxDelayMs?: number;
+  /** How often the pull side asks the practice for news when nothing else asks (default 2 s). */
+  pullIntervalMs?: number;
+  /** A folder of real 271 answers the embedded sandbox serves. */
+  sandboxX12Dir?: string;
   log?: SyncLog;
 }
 
@@ -33,6 +42,10 @@ export interface SyncComponentDeps {
   /** From the command line (`--upstream URL --api-key KEY`): wins over saved settings until they change. */
   upstream?: { url: string; apiKey: string };
   options?: SyncHostOptions;
+  /** The upstream answered a push (a record was stored or answered): the pull side looks for news. */
+  onPushAnswered?(): void;
+  /** Sync talks to another upstream now (or none). */
+  onUpstreamChanged?(): void;
 }
 
 export interface SyncComponent extends HostComponent {
@@ -42,7 +55,15 @@ export interface SyncComponent extends HostComponent {
   upstreamSettings(): Pick<DeskSettings, 'mode' | 'upstream_url' | 'api_key_set'>;
   /** Settings named the upstream or its key: talk to the one they say now (ends a 401 pause). */
   reconnect(): Promise<void>;
+  /** Tries the service the settings name now, as sync would talk to it. */
+  testConnection(): Promise<ConnectionTest>;
+  /** Records not yet on the current service: what a switch would send to the new one. */
+  waiting(): WaitingRecords;
+  /** The upstream sync talks to now: where the pull side reads the practice's feed. */
+  upstream(): UpstreamTarget | null;
 }
+
+const PRUNE_EVERY_MS = 60 * 60_000;
 
 type Configured = { mode: 'upstream'; url: string; apiKey: string | null } | { mode: 'sandbox' };
 
@@ -57,6 +78,18 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
   let started = false;
   let forwarding = false;
   let unsubscribe: (() => void) | undefined;
+  let pruneTimer: ReturnType<typeof setInterval> | undefined;
+
+  /** Synced entries past the history go in small batches, yielding to the desk between them. */
+  async function prune(): Promise<void> {
+    try {
+      const pruned = await pruneSyncedEntries({ db: deps.db, clock: deps.clock }, { between: () => new Promise((resolve) => setImmediate(resolve)) });
+      if (pruned > 0) options.log?.('sync.pruned', { entries: pruned });
+    } catch (error) {
+      // Housekeeping only: a failed prune is tried again in an hour.
+      options.log?.('sync.prune_failed', { error: error instanceof Error ? error.name : 'unknown' });
+    }
+  }
 
   const engine = createSyncEngine({
     db: deps.db,
@@ -75,8 +108,16 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
       } finally {
         forwarding = false;
       }
+      deps.onPushAnswered?.();
     },
   });
+
+  let current: UpstreamTarget | null = null;
+  function use(next: UpstreamTarget | null): void {
+    current = next;
+    engine.setUpstream(next);
+    deps.onUpstreamChanged?.();
+  }
 
   /**
    * The saved key, or none when its file cannot be trusted: the worker then pauses on the
@@ -114,21 +155,25 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
     engine,
     async start() {
       try {
-        engine.setUpstream(await target());
+        use(await target());
       } catch (error) {
         // The embedded sandbox could not start (a damaged file, no port): the desk keeps
         // working locally and everything stays queued; the host must not fail for it.
         options.log?.('sync.no_upstream', { error: error instanceof Error ? error.name : 'unknown' });
-        engine.setUpstream(null);
+        use(null);
       }
       unsubscribe = events.on('records.changed', () => {
         if (!forwarding) engine.kick();
       });
       engine.start();
       started = true;
+      void prune();
+      pruneTimer = setInterval(() => void prune(), PRUNE_EVERY_MS);
+      pruneTimer.unref();
     },
     async stop() {
       started = false;
+      clearInterval(pruneTimer);
       unsubscribe?.();
       await engine.stop();
     },
@@ -146,7 +191,23 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
     },
     async reconnect() {
       useCommandLine = false;
-      if (started) engine.setUpstream(await target());
+      if (started) use(await target());
+    },
+    async testConnection() {
+      const config = configured();
+      const probe = { clock: deps.clock, timeoutMs: options.connectionTestTimeoutMs };
+      if (config.mode === 'upstream') {
+        return testConnection(probe, { mode: 'upstream', baseUrl: config.url, apiKey: config.apiKey ?? '', shownUrl: config.url });
+      }
+      const sandbox = await deps.sandbox.ensure();
+      return testConnection(probe, { mode: 'sandbox', baseUrl: sandbox.url, apiKey: sandbox.apiKey, shownUrl: null });
+    },
+    upstream: () => current,
+    waiting() {
+      const counts = stateCounts(deps.db);
+      const count = Object.entries(counts).reduce((sum, [state, n]) => (state === 'synced' ? sum : sum + n), 0);
+      const config = configured();
+      return { count, mode: config.mode, upstream_url: config.mode === 'upstream' ? config.url : null };
     },
   };
 }

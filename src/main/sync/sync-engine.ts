@@ -1,10 +1,10 @@
-import { inTransaction, type Db } from '../db/open-database';
+import { inTransactionWithoutFsync, type Db } from '../db/open-database';
 import type { Clock } from '../support/clock';
 import type { IdGenerator } from '../support/ids';
 import type { RecordChange } from '../operations/local-service';
 import type { SyncStatus } from '../../shared/bridge/desk-contract';
-import type { Check, CreatableCollection, CreateInputOf, Discovery, Extraction, StoredPhoto, SyncError, V1Service } from '../../shared/contract';
-import { equalJitterMs, retryDelayMs, type BackoffPolicy, type Random } from './backoff';
+import type { CreatableCollection, CreateInputOf, StoredPhoto, SyncError, V1Service } from '../../shared/contract';
+import { equalJitterMs, retryDelayMs, type Random } from './backoff';
 import { classifyFailure } from './failure-kind';
 import {
   lastSyncedAt,
@@ -21,63 +21,18 @@ import {
   stateCounts,
   type OutboxEntry,
 } from './outbox-queue';
+import { createPendingPolls, pollKey } from './pending-polls';
 import { fetchReferenceData, replaceReferenceData } from './reference-refresh';
-import {
-  applyCardFacts,
-  applyTerminal,
-  cardRemoteId,
-  isPolledCollection,
-  pendingRemoteRecords,
-  setRemoteId,
-  storeSpawnedChecks,
-  type PolledCollection,
-} from './remote-results';
+import { isPolledCollection, setRemoteId } from './remote-results';
+import { createStatusPublisher } from './status-publisher';
+import { SYNC_MESSAGES } from './sync-messages';
+import { DEFAULT_SYNC_POLICY, type SyncLog, type SyncPolicy, type UpstreamTarget } from './sync-policy';
+import { createUpstreamHealth } from './upstream-health';
+import { createSendWindow, isOverload } from './send-window';
 import { cardReferenceId, upstreamPayload } from './upstream-payload';
-import { findCardByReference, spawnedChecks } from './upstream-lookups';
+import { findCardByReference } from './upstream-lookups';
 
-export interface SyncPolicy {
-  /** Requests in flight at once (sends, polls, probes together). */
-  concurrency: number;
-  /** Retries of a send; Retry-After is honoured up to `maxRetryAfterMs`. */
-  send: BackoffPolicy & { maxRetryAfterMs: number };
-  /** Polling a pending discovery, check or extraction. */
-  poll: BackoffPolicy;
-  /** The light request that asks whether an unreachable upstream is back. */
-  probe: BackoffPolicy;
-  /** With nothing to send, the same light request this often, so "online" stays true to fact. */
-  heartbeatMs: number;
-  /** How long the upstream remembers an Idempotency-Key (DESIGN.md §3). */
-  idempotencyWindowMs: number;
-  /** The upstream's clock may disagree with ours; lookups by time allow this much. */
-  clockSkewMs: number;
-  referenceRefreshMs: number;
-  /** How long `stop()` lets requests in flight finish before leaving them to the next start. */
-  stopGraceMs: number;
-}
-
-export const DEFAULT_SYNC_POLICY: SyncPolicy = {
-  concurrency: 4,
-  send: { baseMs: 1_000, capMs: 5 * 60_000, maxRetryAfterMs: 60 * 60_000 },
-  poll: { baseMs: 1_000, capMs: 60_000 },
-  probe: { baseMs: 2_000, capMs: 30_000 },
-  heartbeatMs: 60_000,
-  // Shorter than any upstream we know keeps keys (the sandbox: 7 days): erring short only
-  // costs a lookup or a question, erring long costs a duplicate.
-  idempotencyWindowMs: 24 * 60 * 60_000,
-  clockSkewMs: 10 * 60_000,
-  referenceRefreshMs: 6 * 60 * 60_000,
-  stopGraceMs: 2_000,
-};
-
-/** The upstream the worker talks to, and how the desk should describe it. */
-export interface UpstreamTarget {
-  service: V1Service;
-  mode: SyncStatus['mode'];
-  url: string | null;
-}
-
-/** Ids, counts and codes only: never names, dates of birth or member ids. */
-export type SyncLog = (event: string, fields: Record<string, string | number | boolean | null | undefined>) => void;
+export { DEFAULT_SYNC_POLICY, type SyncLog, type SyncPolicy, type UpstreamTarget } from './sync-policy';
 
 export interface SyncEngineDeps {
   db: Db;
@@ -105,6 +60,8 @@ export interface SyncEngine {
   /** Without `start()`: one round of everything due now, awaited (tests step the engine). */
   pump(): Promise<void>;
   status(): SyncStatus;
+  /** Whether other requests to the upstream may go now: not paused, not held by a Retry-After, not known offline (the pull side asks). */
+  mayCall(): boolean;
 }
 
 /** What a send came to, waiting to be written by the next round. */
@@ -114,21 +71,16 @@ type Settled =
   | { kind: 'paused'; entry: OutboxEntry; error: SyncError }
   | { kind: 'stopped'; entry: OutboxEntry; state: 'failed' | 'needs_review'; error: SyncError };
 
-interface PollTask {
-  collection: PolledCollection;
-  localId: string;
-  remoteId: string;
-  localCardId: string;
-  failures: number;
-  dueAt: number;
-}
-
-/** Status events are paced for people: wall-clock time, not the injected clock. */
-const STATUS_INTERVAL_MS = 250;
 const PROBE_KEY = 'probe';
-const pollKey = (task: PollTask) => `poll:${task.collection}:${task.localId}`;
 const REFRESH_KEY = 'refresh';
 
+/**
+ * The sync worker's scheduler: each round writes what finished sends came to and claims
+ * the next ready entries in one transaction, then starts sends, due polls, the probe and
+ * the reference refresh within the concurrency bound. What it believes about the upstream
+ * is `upstream-health.ts`, the records waiting upstream `pending-polls.ts`, and the
+ * `sync.status` events `status-publisher.ts`.
+ */
 export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const { db, clock } = deps;
   const policy: SyncPolicy = { ...DEFAULT_SYNC_POLICY, ...deps.policy };
@@ -136,29 +88,19 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const log: SyncLog = deps.log ?? (() => {});
 
   let upstream: UpstreamTarget | null = null;
-  let online: boolean | null = null;
-  let paused: SyncError | null = null;
   let started = false;
   let recovered = false;
   let stopped = false;
   let needsReconcile = true;
-  /** Nothing is sent before this (a 429 or 503 with Retry-After holds the whole queue). */
-  let holdUntil = 0;
-  let probeFailures = 0;
-  let probeDueAt = 0;
   let refreshDueAt = 0;
   let refreshFailures = 0;
-  let lastContactAt = 0;
   let lastSuccessAt: string | null = lastSyncedAt(db);
-  let polls = new Map<string, PollTask>();
-  let pollsLoaded = false;
   const inFlight = new Map<string, Promise<void>>();
+  const sendWindow = createSendWindow({ initial: policy.concurrency, max: Math.max(policy.concurrency, policy.maxConcurrency) });
+  const busy = (key: string) => inFlight.has(key);
   const settled: Settled[] = [];
   let timer: NodeJS.Timeout | null = null;
   let scheduled = false;
-  let lastPublished = '';
-  let publishTimer: { immediate: boolean; handle: NodeJS.Timeout | NodeJS.Immediate } | null = null;
-  let lastPublishedAt = 0;
 
   const nowMs = () => clock.now().getTime();
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -171,51 +113,22 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   function markSuccess(): void {
     lastSuccessAt = clock.now().toISOString();
+    sendWindow.succeeded();
   }
 
-  // ---- online state -------------------------------------------------------------------
-
-  function heardFromUpstream(): void {
-    probeFailures = 0;
-    lastContactAt = nowMs();
-    if (online === true) return;
-    const wasOffline = online === false;
-    online = true;
-    publish(true);
-    log('sync.online', {});
-    if (wasOffline) {
-      // Back: everything that waited only for the network goes now, not at its backoff.
+  const publish = createStatusPublisher({ onStatus: deps.onStatus, read: status, isOpen: () => db.$client.open });
+  const health = createUpstreamHealth({
+    clock,
+    random,
+    policy,
+    log,
+    onChange: () => publish(true),
+    onBack: () => {
       makeUnreachableDue(db, clock.now().toISOString());
-      for (const task of polls.values()) task.dueAt = Math.min(task.dueAt, nowMs());
-    }
-  }
-
-  function lostUpstream(): void {
-    if (online !== false) {
-      log('sync.offline', {});
-      online = false;
-      publish(true);
-    }
-    probeFailures += 1;
-    probeDueAt = nowMs() + equalJitterMs(policy.probe, probeFailures, random);
-  }
-
-  function pause(error: SyncError): void {
-    if (!paused) log('sync.paused', { status: error.status, code: error.code });
-    paused = error;
-    publish(true);
-  }
-
-  /** What every failed request teaches the worker about the upstream as a whole. */
-  function learnFrom(kind: ReturnType<typeof classifyFailure>, status: number | undefined): void {
-    if (kind.kind === 'unreachable') lostUpstream();
-    else heardFromUpstream();
-    if (kind.kind === 'auth') pause(kind.error);
-    if (kind.retryAfterSeconds !== undefined && (status === 429 || status === 503)) {
-      const until = nowMs() + Math.min(kind.retryAfterSeconds * 1000, policy.send.maxRetryAfterMs);
-      holdUntil = Math.max(holdUntil, until);
-    }
-  }
+      polls.makeAllDue();
+    },
+  });
+  const polls = createPendingPolls({ db, clock, ids: deps.ids, random, policy, log, health, alive, changed, succeeded: markSuccess });
 
   // ---- sending ------------------------------------------------------------------------
 
@@ -232,7 +145,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     return { remoteId: created.id };
   }
 
-  /** DESIGN.md §3: past the upstream's memory of the key, look the card up or ask a person. */
+  /** Past the upstream's memory of the key (docs/decisions.md, Sync): look the card up or ask a person. */
   async function afterWindow(service: V1Service, entry: OutboxEntry): Promise<{ remoteId: string } | 'send' | 'review'> {
     // A photo is named by its bytes: sending it again can only find the same photo.
     if (entry.collection === 'photos') return 'send';
@@ -254,6 +167,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
    */
   async function sendEntry(target: UpstreamTarget, entry: OutboxEntry): Promise<void> {
     let remoteId: string;
+    const ticket = sendWindow.ticket();
     try {
       const decided = windowPassed(entry) ? await afterWindow(target.service, entry) : 'send';
       if (decided === 'review') {
@@ -263,8 +177,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
           state: 'needs_review',
           error: {
             code: 'idempotency_window_passed',
-            message:
-              'This was first sent long enough ago that the upstream may have forgotten it, and Coverdesk cannot check whether it arrived. Check upstream, then send it again or discard it.',
+            message: SYNC_MESSAGES.idempotencyWindowPassed,
           },
         });
         return;
@@ -272,7 +185,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       remoteId = (decided === 'send' ? await deliver(target.service, entry) : decided).remoteId;
     } catch (failure) {
       const kind = classifyFailure(failure);
-      learnFrom(kind, kind.error.status);
+      health.learnFrom(kind);
+      if (isOverload(kind.error.status)) sendWindow.overloaded(ticket);
       const attempts = entry.attempts + 1;
       log('sync.send_failed', { entry: entry.id, collection: entry.collection, kind: kind.kind, status: kind.error.status, code: kind.error.code, attempts });
       if (kind.kind === 'auth') settled.push({ kind: 'paused', entry, error: kind.error });
@@ -280,7 +194,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       else settled.push({ kind: 'retry', entry, error: kind.error, nextAt: nowMs() + retryDelayMs(policy.send, attempts, random, kind.retryAfterSeconds) });
       return;
     }
-    heardFromUpstream();
+    health.heard();
     markSuccess();
     log('sync.sent', { entry: entry.id, collection: entry.collection, attempts: entry.attempts + 1 });
     settled.push({ kind: 'synced', entry, remoteId });
@@ -289,7 +203,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   /** Writes what has settled now, outside a round (a stepped pump, a stop). */
   function flushSettled(): void {
     if (settled.length === 0 || !db.$client.open) return;
-    const notices = inTransaction(db, applySettled);
+    const notices = inTransactionWithoutFsync(db, applySettled);
     for (const notice of notices) changed(notice.collection, notice.id);
   }
 
@@ -308,7 +222,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
             // Polled even when the answer was already terminal: the poll stores the result
             // and its follow-ups (plan status, spawned checks) together, crash-safe.
             const localCardId = (entry.payload.insurance_card_id as string | undefined) ?? '';
-            addPoll({ collection: entry.collection, localId: entry.record_id, remoteId: outcome.remoteId, localCardId, failures: 0, dueAt: nowMs() });
+            polls.add({ collection: entry.collection, localId: entry.record_id, remoteId: outcome.remoteId, localCardId });
           }
           break;
         case 'retry':
@@ -327,102 +241,20 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     return notices;
   }
 
-  // ---- polling ------------------------------------------------------------------------
-
-  function addPoll(task: PollTask): void {
-    polls.set(pollKey(task), task);
-  }
-
-  function loadPolls(): void {
-    if (pollsLoaded) return;
-    pollsLoaded = true;
-    for (const p of pendingRemoteRecords(db)) {
-      addPoll({ collection: p.collection, localId: p.id, remoteId: p.remote_id, localCardId: p.insurance_card_id, failures: 0, dueAt: nowMs() });
-    }
-  }
-
-  async function pollRecord(target: UpstreamTarget, task: PollTask): Promise<void> {
-    const key = pollKey(task);
-    try {
-      const remote = (await target.service.get(task.collection, task.remoteId)) as Extraction | Discovery | Check;
-      if (!alive()) return;
-      heardFromUpstream();
-      if (remote.status === 'pending') {
-        task.failures += 1;
-        task.dueAt = nowMs() + equalJitterMs(policy.poll, task.failures, random);
-        return;
-      }
-      // Follow-ups are read before anything is written, then stored in one transaction with
-      // the result: a crash in between leaves the record pending, to be polled again.
-      const spawned =
-        task.collection === 'electronic_eligibility_discoveries' && remote.status === 'success'
-          ? await spawnedChecks(target.service, remote.id, remote.created_at, policy.clockSkewMs)
-          : [];
-      const cardRemote = cardRemoteId(db, task.localCardId);
-      const card =
-        cardRemote && remote.status === 'success' && task.collection !== 'extractions' ? await target.service.get('insurance_cards', cardRemote) : null;
-      if (!alive()) return;
-      const stored = inTransaction(db, () => {
-        applyTerminal(db, task.collection, task.localId, remote);
-        if (card) applyCardFacts(db, task.localCardId, card);
-        return storeSpawnedChecks(db, deps.ids, { localDiscoveryId: task.localId, localCardId: task.localCardId }, spawned);
-      });
-      polls.delete(key);
-      markSuccess();
-      log('sync.polled', { collection: task.collection, id: task.localId, status: remote.status, spawned: stored.length });
-      for (const check of stored) {
-        if (check.pending) {
-          addPoll({ collection: 'electronic_eligibility_checks', localId: check.id, remoteId: check.remote_id, localCardId: task.localCardId, failures: 0, dueAt: nowMs() });
-        }
-        changed('electronic_eligibility_checks', check.id);
-      }
-      changed(task.collection, task.localId);
-      if (card) changed('insurance_cards', task.localCardId);
-    } catch (failure) {
-      if (!alive()) return;
-      const kind = classifyFailure(failure);
-      learnFrom(kind, kind.error.status);
-      if (kind.error.status === 404) {
-        // The upstream does not know it (a different upstream since it was sent): nothing to wait for.
-        polls.delete(key);
-        log('sync.poll_gone', { collection: task.collection, id: task.localId });
-        return;
-      }
-      task.failures += 1;
-      task.dueAt = nowMs() + retryDelayMs({ ...policy.poll, maxRetryAfterMs: policy.send.maxRetryAfterMs }, task.failures, random, kind.retryAfterSeconds);
-      log('sync.poll_failed', { collection: task.collection, id: task.localId, kind: kind.kind, status: kind.error.status });
-    }
-  }
-
-  // ---- probe and reference data -------------------------------------------------------
-
-  async function probe(target: UpstreamTarget): Promise<void> {
-    try {
-      await target.service.list('providers', { limit: 1 });
-      if (!alive()) return;
-      heardFromUpstream();
-    } catch (failure) {
-      if (!alive()) return;
-      const kind = classifyFailure(failure);
-      if (kind.kind === 'unreachable') lostUpstream();
-      else learnFrom(kind, kind.error.status);
-      if (kind.kind === 'transient') probeDueAt = nowMs() + equalJitterMs(policy.probe, ++probeFailures, random);
-    }
-  }
+  // ---- reference data and recovery ---------------------------------------------------
 
   async function refreshReference(target: UpstreamTarget): Promise<void> {
     try {
       const data = await fetchReferenceData(target.service);
       if (!alive()) return;
-      heardFromUpstream();
+      health.heard();
       const counts = replaceReferenceData(db, data);
       refreshFailures = 0;
       refreshDueAt = nowMs() + policy.referenceRefreshMs;
       log('sync.reference_refreshed', counts);
     } catch (failure) {
       if (!alive()) return;
-      const kind = classifyFailure(failure);
-      learnFrom(kind, kind.error.status);
+      health.learnFrom(classifyFailure(failure));
       refreshFailures += 1;
       refreshDueAt = nowMs() + equalJitterMs(policy.poll, refreshFailures, random);
     }
@@ -462,28 +294,27 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     if (!alive()) return jobs;
     const target = upstream;
     const now = nowMs();
-    const free = () => policy.concurrency - inFlight.size;
-    const sending = !!target && !paused && now >= holdUntil;
-    if (target) loadPolls();
+    const free = () => sendWindow.size() - inFlight.size;
+    const sending = !!target && health.open(now);
+    if (target) polls.load();
 
-    const probeDue = online === false ? now >= probeDueAt : online === true && now >= lastContactAt + policy.heartbeatMs;
-    if (sending && probeDue && !inFlight.has(PROBE_KEY) && free() > 0) {
-      jobs.push(launch(PROBE_KEY, () => probe(target)));
+    if (sending && health.probeDue(now) && !inFlight.has(PROBE_KEY) && free() > 0) {
+      jobs.push(launch(PROBE_KEY, () => health.probe(target.service, alive)));
     }
     // The refresh doubles as the first contact: it tells the worker whether the upstream is there.
-    if (sending && online !== false && now >= refreshDueAt && !inFlight.has(REFRESH_KEY) && free() > 0) {
+    if (sending && health.online !== false && now >= refreshDueAt && !inFlight.has(REFRESH_KEY) && free() > 0) {
       jobs.push(launch(REFRESH_KEY, () => refreshReference(target)));
     }
 
     const claimed: OutboxEntry[] = [];
-    const notices = inTransaction(db, () => {
+    const notices = inTransactionWithoutFsync(db, () => {
       const written = applySettled();
       if (needsReconcile) {
         needsReconcile = false;
         const touched = reconcileBlocked(db, iso(now));
         if (touched.length) log('sync.reconciled', { entries: touched.length });
       }
-      if (!sending || online !== true) return written;
+      if (!sending || health.online !== true) return written;
       for (;;) {
         const budget = free() - claimed.length;
         if (budget <= 0) break;
@@ -496,11 +327,10 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     for (const notice of notices) changed(notice.collection, notice.id);
     for (const entry of claimed) jobs.push(launch(`send:${entry.id}`, () => sendEntry(target!, entry)));
 
-    if (sending && online === true) {
-      const due = [...polls.values()].filter((t) => t.dueAt <= now && !inFlight.has(pollKey(t))).sort((a, b) => a.dueAt - b.dueAt);
-      for (const task of due) {
+    if (sending && health.online === true) {
+      for (const task of polls.due(now, busy)) {
         if (free() <= 0) break;
-        jobs.push(launch(pollKey(task), () => pollRecord(target!, task)));
+        jobs.push(launch(pollKey(task), () => polls.poll(target!.service, task)));
       }
     }
     return jobs;
@@ -511,16 +341,17 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
    * flight are left out (their completion reschedules), or a due-but-running job would spin.
    */
   function nextWake(): number | null {
-    if (!upstream || paused) return null;
-    if (holdUntil > nowMs()) return holdUntil;
-    if (online === false) return inFlight.has(PROBE_KEY) ? null : probeDueAt;
+    if (!upstream || health.paused) return null;
+    if (health.holdUntil > nowMs()) return health.holdUntil;
+    if (health.online === false) return inFlight.has(PROBE_KEY) ? null : health.nextProbeAt;
     const candidates: number[] = [];
     if (!inFlight.has(REFRESH_KEY)) candidates.push(refreshDueAt);
-    if (online === true) {
-      if (!inFlight.has(PROBE_KEY)) candidates.push(lastContactAt + policy.heartbeatMs);
+    if (health.online === true) {
+      if (!inFlight.has(PROBE_KEY)) candidates.push(health.nextProbeAt!);
       const due = nextDueAt(db);
       if (due) candidates.push(Date.parse(due));
-      for (const task of polls.values()) if (!inFlight.has(pollKey(task))) candidates.push(task.dueAt);
+      const pollDue = polls.nextDueAt(busy);
+      if (pollDue !== null) candidates.push(pollDue);
     }
     return candidates.length ? Math.min(...candidates) : null;
   }
@@ -535,7 +366,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       // Capped so a clock jump (sleep, NTP) is noticed within a minute.
       const delay = Math.min(Math.max(wake - nowMs(), 0), 60_000);
       // With every slot busy, a completion reschedules; a timer for "due now" would only spin.
-      if (delay > 0 || inFlight.size < policy.concurrency) {
+      if (delay > 0 || inFlight.size < sendWindow.size()) {
         timer = setTimeout(fill, Math.max(delay, 1));
         timer.unref?.();
       }
@@ -554,45 +385,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   function status(): SyncStatus {
     return {
-      online,
+      online: health.online,
       mode: upstream?.mode ?? 'sandbox',
       upstream_url: upstream?.url ?? null,
       counts: stateCounts(db),
       last_sync_at: lastSuccessAt,
-      worker: !started || stopped ? 'absent' : paused ? 'paused' : 'running',
+      worker: !started || stopped ? 'absent' : health.paused ? 'paused' : 'running',
     };
-  }
-
-  /**
-   * Tells subscribers when the status changed: coalesced, and counts at most every
-   * `STATUS_INTERVAL_MS`, so a queue draining a thousand entries is a few events a second
-   * for the desk's screens, not a thousand. `urgent` (online, offline, paused) goes at once.
-   */
-  function publish(urgent = false): void {
-    if (!deps.onStatus) return;
-    const wait = urgent ? 0 : Math.max(0, lastPublishedAt + STATUS_INTERVAL_MS - Date.now());
-    if (publishTimer && (!urgent || publishTimer.immediate)) return;
-    if (publishTimer) clearTimeout(publishTimer.handle as NodeJS.Timeout); // only a paced timer reaches here
-    const emit = () => {
-      publishTimer = null;
-      if (!db.$client.open) return;
-      try {
-        const current = status();
-        const serialised = JSON.stringify(current);
-        if (serialised === lastPublished) return;
-        lastPublished = serialised;
-        lastPublishedAt = Date.now();
-        deps.onStatus?.(current);
-      } catch {
-        // The database closed under us (shutdown); nothing to tell.
-      }
-    };
-    if (wait === 0) publishTimer = { immediate: true, handle: setImmediate(emit) };
-    else {
-      const handle = setTimeout(emit, wait);
-      handle.unref?.();
-      publishTimer = { immediate: false, handle };
-    }
   }
 
   return {
@@ -628,14 +427,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
     setUpstream(target) {
       upstream = target;
-      paused = null;
-      online = null;
-      probeFailures = 0;
-      holdUntil = 0;
+      health.reset();
       refreshDueAt = 0;
-      // Records sent to a previous upstream are unknown to a new one; those polls end on 404.
-      polls = new Map();
-      pollsLoaded = false;
+      polls.reset();
       if (alive()) {
         schedule();
         publish();
@@ -658,5 +452,6 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     },
 
     status,
+    mayCall: () => !!upstream && health.open(clock.now().getTime()) && health.online !== false,
   };
 }

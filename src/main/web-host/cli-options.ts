@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import type { WebHostOptions } from './start-web-host';
 
 export const USAGE =
-  'Usage: npm run start:web -- [--port P] [--data-dir D] [--upstream URL --api-key KEY] [--local-api-port P2]';
+  'Usage: npm run start:web -- [--port P] [--data-dir D] [--upstream URL --api-key KEY | --sandbox-x12 DIR] [--local-api-port P2]';
 
 /** A command line that cannot start: the message says what to change. */
 export class CliUsageError extends Error {
@@ -33,6 +33,7 @@ export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHost
         upstream: { type: 'string' },
         'api-key': { type: 'string' },
         'local-api-port': { type: 'string' },
+        'sandbox-x12': { type: 'string' },
       },
     }));
   } catch (error) {
@@ -49,6 +50,10 @@ export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHost
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliUsageError('--upstream must start with http:// or https://.');
     options.upstream = { url: values.upstream, apiKey: values['api-key'] };
+  }
+  if (values['sandbox-x12'] !== undefined) {
+    if (options.upstream) throw new CliUsageError('--sandbox-x12 is for sandbox mode: leave out --upstream and --api-key.');
+    options.sync = { ...options.sync, sandboxX12Dir: path.resolve(values['sandbox-x12']) };
   }
   if (values['local-api-port'] !== undefined) options.localApi = { tcpPort: portOption('--local-api-port', values['local-api-port']) };
   return options;

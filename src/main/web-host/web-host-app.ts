@@ -9,7 +9,9 @@ import { MAX_PHOTO_BYTES } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
 import { dispatchBridgeCall, toBridgeError } from '../bridge/dispatch';
 import type { BridgeHandlers } from '../bridge/handlers';
+import { CONTENT_SECURITY_POLICY } from '../shell/content-security-policy';
 import type { EventHub } from '../support/event-hub';
+import { OPEN_PAGE_CSP, OPEN_PAGE_HTML, OPEN_PAGE_PATH } from './open-page';
 
 export interface WebHostAppDeps {
   bridge: BridgeHandlers;
@@ -35,6 +37,21 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
   const app = new Hono();
   const forbidden = () =>
     ({ ok: false, error: { ...new ServiceError('unauthorized', 'Open Coverdesk from the address it printed at start.').toBody(), status: 401 } }) as const;
+
+  // The policy travels as a header on every answer, as app:// does in the desktop app:
+  // `frame-ancestors` only works there (a <meta> policy ignores it and says so in the console).
+  app.use('*', async (c, next) => {
+    await next();
+    if (!c.res.headers.has('Content-Security-Policy')) c.res.headers.set('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    c.res.headers.set('Referrer-Policy', 'no-referrer');
+  });
+
+  app.get(OPEN_PAGE_PATH, (c) => {
+    c.header('Content-Security-Policy', OPEN_PAGE_CSP);
+    c.header('Cache-Control', 'no-store');
+    return c.html(OPEN_PAGE_HTML);
+  });
 
   app.post(
     '/bridge/:method',

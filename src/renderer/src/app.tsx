@@ -9,6 +9,9 @@ import { EligibilityScreen } from './screens/eligibility-screen';
 import { DiscoveryScreen } from './screens/discovery-screen';
 import { SyncScreen } from './screens/sync-screen';
 import { SettingsScreen } from './screens/settings-screen';
+import { AuditScreen } from './screens/audit-screen';
+import { ScheduleScreen } from './screens/schedule-screen';
+import { CheckNotices } from './state/check-notices';
 
 export function App() {
   return (
@@ -39,18 +42,20 @@ function Shell() {
 
   return (
     <NavigationContext.Provider value={{ route, navigate }}>
-      <a className="skip-link" href="#main">
-        Skip to the screen
-      </a>
-      <div className="app">
-        <div className="banners">
-          <Banners />
+      <CheckNotices>
+        <a className="skip-link" href="#main">
+          Skip to the screen
+        </a>
+        <div className="app">
+          <div className="banners">
+            <Banners />
+          </div>
+          <Nav route={route} navigate={navigate} />
+          <main id="main" className={`main${route.screen === 'today' ? ' main--fill' : ''}`} tabIndex={-1}>
+            <CurrentScreen route={route} />
+          </main>
         </div>
-        <Nav route={route} navigate={navigate} />
-        <main id="main" className={`main${route.screen === 'today' ? ' main--fill' : ''}`} tabIndex={-1}>
-          <CurrentScreen route={route} />
-        </main>
-      </div>
+      </CheckNotices>
     </NavigationContext.Provider>
   );
 }
@@ -84,6 +89,10 @@ function CurrentScreen({ route }: { route: Route }) {
       return <SyncScreen />;
     case 'settings':
       return <SettingsScreen />;
+    case 'audit':
+      return <AuditScreen />;
+    case 'schedule':
+      return <ScheduleScreen />;
   }
 }
 
@@ -128,8 +137,14 @@ function Banners() {
   return (
     <>
       {mode === 'sandbox' && (
+        // On paper every page says so: a fixed element repeats on each printed page.
+        <p className="print-sandbox-mark" data-testid="print-sandbox-mark">
+          <span>SANDBOX</span> Practice answer from Coverdesk’s sandbox, not from a real payer
+        </p>
+      )}
+      {mode === 'sandbox' && (
         <div className="banner banner--sandbox" role="region" aria-label="Sandbox mode">
-          <span>
+          <span className="banner__text">
             <strong>Sandbox mode.</strong> Checks go to Coverdesk’s practice payer, not a real one: nothing here is a real answer.
           </span>
           <Button size="small" onClick={() => navigate({ screen: 'settings' })}>
@@ -139,9 +154,10 @@ function Banners() {
       )}
       {offline && (
         <div className="banner banner--offline" role="status">
-          <span>
-            <strong>Offline.</strong> The eligibility service cannot be reached. Everything you enter is saved on this computer
-            {queued > 0 ? ` (${queued} waiting)` : ''} and sent when the connection is back.
+          <span className="banner__text">
+            {/* The count first: a narrow window cuts the sentence's end, never what is waiting. */}
+            <strong>Offline.</strong> {queued > 0 ? `(${queued} waiting) ` : ''}The eligibility service cannot be reached: everything you enter is saved on this
+            computer and sent when the connection is back.
           </span>
           <Button size="small" onClick={() => navigate({ screen: 'sync' })}>
             See what is waiting

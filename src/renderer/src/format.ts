@@ -1,5 +1,3 @@
-import type { SyncState } from '../../shared/contract';
-
 /** "1984-03-07" → "03/07/1984": how a US desk reads and types dates of birth. */
 export function formatDob(iso: string): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
@@ -34,17 +32,12 @@ export function patientName(p: { first_name: string; last_name: string }): strin
   return `${p.last_name}, ${p.first_name}`;
 }
 
-/** What a sync state means to the person at the desk. */
-export const SYNC_STATE_LABELS: Record<SyncState, string> = {
-  queued: 'Queued',
-  sending: 'Sending',
-  synced: 'Sent',
-  failed: 'Not sent: needs attention',
-  blocked: 'Waiting on another item',
-  needs_review: 'Needs review',
-};
-
 /** The start of the desk's local day, as the host's Timestamp: Today's `since`. */
 export function startOfLocalDay(now = new Date()): string {
   return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
+}
+
+/** The desk's local calendar date as YYYY-MM-DD (what a date of birth is compared with). */
+export function localDate(now = new Date()): string {
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }

@@ -18,12 +18,15 @@ import {
   PhotoContentType,
   PhotoObject,
   Provider,
+  ServiceType,
   Timestamp,
 } from '../contract';
 import {
   DeskPatientDetail,
   DeskPatientRows,
+  ConnectionTest,
   DeskSettings,
+  DeskSettingsSaved,
   DeskSettingsUpdate,
   ExtractionPreview,
   ExtractionPreviewInput,
@@ -32,7 +35,42 @@ import {
   SyncListInput,
   SyncStatus,
 } from './desk-contract';
-import { AuditEntry, AuditListInput, AuditPage, AuditRecordInput, IdleLockSettings, IdleLockUpdate, SessionLocked } from './security-contract';
+import {
+  AuditEntry,
+  AuditExport,
+  AuditFilter,
+  AuditListInput,
+  AuditPage,
+  AuditRecordInput,
+  AuditRows,
+  AuditSearchInput,
+  IdleLockSettings,
+  IdleLockUpdate,
+  LockRemovePinInput,
+  LockSetPinInput,
+  LockStatus,
+  LockUnlockInput,
+  NoticeInput,
+  NoticeShown,
+  SessionLocked,
+} from './security-contract';
+import {
+  Appointment,
+  AppointmentCreate,
+  AppointmentListInput,
+  AppointmentSettings,
+  AppointmentSettingsUpdate,
+  AppointmentWritten,
+  AssignPatientInput,
+  BatchProgress,
+  BatchStart,
+  ImportResult,
+  ScheduleFileInput,
+  ScheduleImportInput,
+  SchedulePreview,
+  Worklist,
+} from './appointment-contract';
+import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
 
 const ById = z.strictObject({ id: Id });
 const List = ListParams.partial();
@@ -47,6 +85,11 @@ export const BRIDGE_METHODS = {
   'patients.create': { input: PatientCreate, output: Patient },
   'patients.get': { input: ById, output: Patient },
   'patients.list': { input: List, output: ListPage(Patient) },
+  /** Intake asks before creating: patients that may be the same person (practice-view.ts). */
+  'patients.findDuplicates': { input: FindDuplicatesInput, output: DuplicateCandidates },
+  /** Registrations from different desks that may be one person: to link or tell apart, never merged. */
+  'patients.possibleDuplicates': { input: z.strictObject({}), output: z.object({ data: z.array(PossibleDuplicate) }) },
+  'patients.resolveDuplicate': { input: ResolveDuplicateInput, output: PossibleDuplicate },
 
   'photos.upload': {
     input: z.strictObject({ content_type: PhotoContentType, data_base64: z.base64() }),
@@ -65,7 +108,7 @@ export const BRIDGE_METHODS = {
   'extractions.get': { input: ById, output: Extraction },
 
   // The seed's discovery request carries `source`; from the desk it is always `dashboard`.
-  'discoveries.create': { input: z.strictObject({ insurance_card_id: Id }), output: Discovery },
+  'discoveries.create': { input: z.strictObject({ insurance_card_id: Id, service_type: ServiceType.optional() }), output: Discovery },
   'discoveries.get': { input: ById, output: Discovery },
   'discoveries.list': { input: List, output: ListPage(Discovery) },
 
@@ -99,8 +142,12 @@ export const BRIDGE_METHODS = {
   'sync.list': { input: SyncListInput, output: z.object({ data: z.array(SyncItem) }) },
   'sync.retry': { input: ById, output: SyncItem },
   'sync.discard': { input: ById, output: z.object({ id: Id, discarded: z.literal(true) }) },
+  /** The pull side: how current the desk's copy of the practice is, and what was set aside. */
+  'sync.practice': { input: z.strictObject({}), output: PracticeViewDetail },
   'settings.get': { input: z.strictObject({}), output: DeskSettings },
-  'settings.update': { input: DeskSettingsUpdate, output: DeskSettings },
+  'settings.update': { input: DeskSettingsUpdate, output: DeskSettingsSaved },
+  /** Tries the service the settings name now (Settings' "Test connection"). */
+  'settings.testConnection': { input: z.strictObject({}), output: ConnectionTest },
   'localApi.status': { input: z.strictObject({}), output: LocalApiStatus },
   'localApi.regenerateToken': { input: z.strictObject({}), output: LocalApiStatus },
   'extractions.preview': { input: ExtractionPreviewInput, output: ExtractionPreview },
@@ -110,6 +157,32 @@ export const BRIDGE_METHODS = {
   'audit.record': { input: AuditRecordInput, output: AuditEntry },
   'idleLock.get': { input: z.strictObject({}), output: IdleLockSettings },
   'idleLock.update': { input: IdleLockUpdate, output: IdleLockSettings },
+  // The audit screen: rows with names, one per action, filtered; and the same as CSV.
+  'audit.search': { input: AuditSearchInput, output: AuditRows },
+  'audit.export': { input: AuditFilter, output: AuditExport },
+  // The per-workstation PIN (security-contract.ts): the host holds the lock and counts tries.
+  'lock.status': { input: z.strictObject({}), output: LockStatus },
+  'lock.setPin': { input: LockSetPinInput, output: LockStatus },
+  'lock.removePin': { input: LockRemovePinInput, output: LockStatus },
+  'lock.engage': { input: z.strictObject({}), output: LockStatus },
+  'lock.unlock': { input: LockUnlockInput, output: LockStatus },
+  'lock.unlockWithSystem': { input: z.strictObject({}), output: LockStatus },
+  // A check answered while the desk looks elsewhere: the OS notification where there is one.
+  'notices.show': { input: NoticeInput, output: NoticeShown },
+
+  // Tomorrow's schedule (appointment-contract.ts): desk-local appointments, imported from the
+  // scheduling system's export, matched to patients.
+  'appointments.list': { input: AppointmentListInput, output: z.object({ data: z.array(Appointment) }) },
+  'appointments.create': { input: AppointmentCreate, output: AppointmentWritten },
+  'appointments.preview': { input: ScheduleFileInput, output: SchedulePreview },
+  'appointments.import': { input: ScheduleImportInput, output: ImportResult },
+  'appointments.assignPatient': { input: AssignPatientInput, output: Appointment },
+  'appointments.settings': { input: z.strictObject({}), output: AppointmentSettings },
+  'appointments.updateSettings': { input: AppointmentSettingsUpdate, output: AppointmentSettings },
+  // Batch eligibility for a day ("Check tomorrow"), its progress, and the day's worklist.
+  'appointments.checkDay': { input: BatchStart, output: BatchProgress },
+  'appointments.progress': { input: AppointmentListInput, output: BatchProgress },
+  'appointments.worklist': { input: AppointmentListInput, output: Worklist },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;
@@ -129,6 +202,10 @@ export const BRIDGE_EVENTS = {
   'sync.status': SyncStatus,
   /** The OS locked the workstation or went to sleep: the renderer hides PHI at once. */
   'session.locked': SessionLocked,
+  /** The person clicked an OS notification from `notices.show`: open what it was about. */
+  'notices.opened': NoticeInput,
+  /** A day's batch of checks moved (a check made or answered, the batch started or finished). */
+  'appointments.progress': BatchProgress,
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeEvent = keyof typeof BRIDGE_EVENTS;

@@ -8,6 +8,7 @@ import {
   InsuranceCard,
   ObjectKey,
   Patient,
+  ServiceType,
   SyncError,
   SyncState,
   Timestamp,
@@ -76,12 +77,48 @@ export const SyncItem = z.object({
   last_error: SyncError.nullable(),
   /** Plain words for what this entry carries, e.g. "Eligibility check for Jane Doe". */
   description: z.string(),
+  /** The desk's state of it (sync-phase.ts): sending, needs you, waiting for another item, sent. */
+  phase: z.enum(['sending', 'needs_you', 'waiting', 'sent']),
+  /** One line on why it is in that state and what happens next (shown to the desk only: it may name a patient). */
+  reason: z.string(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
 export type SyncItem = z.infer<typeof SyncItem>;
 
 export const SyncListInput = z.strictObject({ states: z.array(SyncState).min(1).optional() });
+
+/**
+ * What trying the eligibility service said, in the four cases a desk must tell apart
+ * (plus a service that answered but is failing right now): `connected`; `wrong_key` (401 or
+ * 403); `unreachable` (no answer at all: a wrong address, a closed port, no network);
+ * `not_compatible` (something answered, but not a Coverdesk `/v1` service); `service_error`.
+ */
+export const ConnectionState = z.enum(['connected', 'wrong_key', 'unreachable', 'not_compatible', 'service_error']);
+export type ConnectionState = z.infer<typeof ConnectionState>;
+export const ConnectionTest = z.object({
+  state: ConnectionState,
+  mode: z.enum(['sandbox', 'upstream']),
+  /** The address tried (null for the sandbox, which runs inside Coverdesk). */
+  upstream_url: z.string().nullable(),
+  /** The HTTP status it answered with; null when nothing answered. */
+  http_status: z.number().int().nullable(),
+  /** One sentence for the desk: what happened and what to do. Never a secret. */
+  message: z.string(),
+  tested_at: Timestamp,
+});
+export type ConnectionTest = z.infer<typeof ConnectionTest>;
+
+/**
+ * Records made on this computer that have not reached the service they were made for, and
+ * which service that is: switching services must say how many would go to the new one.
+ */
+export const WaitingRecords = z.object({
+  count: z.number().int().min(0),
+  mode: z.enum(['sandbox', 'upstream']),
+  upstream_url: z.string().nullable(),
+});
+export type WaitingRecords = z.infer<typeof WaitingRecords>;
 
 /** Settings the desk can see and change. The API key itself is never sent back. */
 export const DeskSettings = z.object({
@@ -90,8 +127,15 @@ export const DeskSettings = z.object({
   api_key_set: z.boolean(),
   default_provider_id: Id.nullable(),
   hot_folder: z.string().nullable(),
+  /** The practice's usual visit: what new checks and the checks a discovery starts ask about; null: plan coverage. */
+  default_service_type: ServiceType.nullable(),
+  waiting: WaitingRecords,
 });
 export type DeskSettings = z.infer<typeof DeskSettings>;
+
+/** What saving answers: the settings now, and, when the service or its key changed, the connection test. */
+export const DeskSettingsSaved = DeskSettings.extend({ connection: ConnectionTest.nullable() });
+export type DeskSettingsSaved = z.infer<typeof DeskSettingsSaved>;
 
 export const DeskSettingsUpdate = z.strictObject({
   upstream_url: z
@@ -102,6 +146,12 @@ export const DeskSettingsUpdate = z.strictObject({
   api_key: z.string().trim().min(1).max(500).nullable().optional(),
   default_provider_id: Id.nullable().optional(),
   hot_folder: z.string().trim().min(1).max(1000).nullable().optional(),
+  default_service_type: ServiceType.nullable().optional(),
+  /**
+   * Required when the change moves to another service while records still wait for the
+   * current one (`waiting.count` > 0): the desk has been told they will go to the new one.
+   */
+  send_waiting_to_new_service: z.literal(true).optional(),
 });
 export type DeskSettingsUpdate = z.infer<typeof DeskSettingsUpdate>;
 

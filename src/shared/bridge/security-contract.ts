@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ID_PREFIX, Timestamp } from '../contract/common';
+import { ID_PREFIX, prefixedId, Timestamp } from '../contract/common';
 import { ObjectKey } from '../contract/photo';
 
 /**
@@ -7,7 +7,8 @@ import { ObjectKey } from '../contract/photo';
  * Settings, and the idle lock that hides PHI from passers-by.
  */
 
-export const AuditAction = z.enum(['view', 'create', 'print', 'export']);
+/** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive']);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 const AUDITED_PREFIXES = [
@@ -45,6 +46,52 @@ export const AuditListInput = z.strictObject({
 });
 export const AuditPage = z.object({ data: z.array(AuditEntry), next_before: z.number().int().positive().nullable() });
 
+/**
+ * The audit screen's rows: one per thing a person did, not one per record read. Entries in
+ * a row share who, what and whose record, in a run with no more than a few minutes between
+ * them (opening one patient reads the patient, the card, its photos and the checks: one
+ * "Viewed" row). `patient_name` and `records` are resolved when read; the log itself holds
+ * ids only.
+ */
+export const AuditRow = z.object({
+  /** The newest entry's seq: stable, and where the next page continues below. */
+  seq: z.number().int().positive(),
+  first_at: Timestamp,
+  last_at: Timestamp,
+  actor: z.string(),
+  action: AuditAction,
+  /** Whose record; null when it is not a patient's (or no longer on this computer). */
+  patient_id: z.string().nullable(),
+  patient_name: z.string().nullable(),
+  /** Plain words for the kinds touched, e.g. "patient, insurance card, 2 card photos". */
+  records: z.string(),
+  /** How many log entries this row stands for. */
+  entries: z.number().int().positive(),
+  record_ids: z.array(z.string()),
+});
+export type AuditRow = z.infer<typeof AuditRow>;
+
+export const AuditFilter = z.strictObject({
+  action: AuditAction.optional(),
+  actor: z.string().trim().min(1).max(200).optional(),
+  /** Part of the patient's name, any case. */
+  patient: z.string().trim().min(1).max(100).optional(),
+  /** Inclusive bounds on when it happened. */
+  from: Timestamp.optional(),
+  to: Timestamp.optional(),
+});
+export type AuditFilter = z.infer<typeof AuditFilter>;
+
+export const AuditSearchInput = AuditFilter.extend({
+  limit: z.number().int().min(1).max(500).default(100),
+  before: z.number().int().positive().optional(),
+});
+export const AuditRows = z.object({ data: z.array(AuditRow), next_before: z.number().int().positive().nullable(), actors: z.array(z.string()) });
+export type AuditRows = z.infer<typeof AuditRows>;
+/** The filtered rows as a CSV file the privacy officer saves. */
+export const AuditExport = z.object({ filename: z.string(), content_type: z.literal('text/csv'), csv: z.string(), rows: z.number().int().min(0) });
+export type AuditExport = z.infer<typeof AuditExport>;
+
 /** Views and creates are recorded by the host itself; printing and exporting happen in the UI. */
 export const AuditRecordInput = z.strictObject({ action: z.enum(['print', 'export']), record_id: AuditRecordId });
 
@@ -55,3 +102,35 @@ export const IdleLockUpdate = z.strictObject({ minutes: IdleLockSettings.shape.m
 
 /** Pushed when the operating system locks the workstation or goes to sleep: hide PHI at once. */
 export const SessionLocked = z.object({ reason: z.enum(['system_lock', 'system_suspend']) });
+
+/**
+ * The per-workstation PIN. Without one the idle lock is a privacy screen that one button
+ * lifts. With one, locking is the host's state: while locked it answers nothing but the
+ * lock's own methods, and it counts wrong PINs itself (the renderer's count is never
+ * trusted): a few free tries, then a wait that grows with every further wrong one.
+ */
+export const Pin = z.string().regex(/^[0-9]{4,12}$/, 'must be 4 to 12 digits');
+export const LockStatus = z.object({
+  pin_set: z.boolean(),
+  locked: z.boolean(),
+  /** Wrong PINs may be tried again from then; null when no wait is running. */
+  retry_at: Timestamp.nullable(),
+  /** Wrong tries left before a wait starts. */
+  tries_left: z.number().int().min(0),
+  /** The operating system's own check that can unlock instead of the PIN ("Touch ID"), or null. */
+  system_unlock: z.string().nullable(),
+});
+export type LockStatus = z.infer<typeof LockStatus>;
+export const LockSetPinInput = z.strictObject({ pin: Pin, current_pin: z.string().max(50).optional() });
+export const LockRemovePinInput = z.strictObject({ current_pin: z.string().max(50) });
+export const LockUnlockInput = z.strictObject({ pin: z.string().max(50) });
+
+/**
+ * A check answered while the desk is on another screen. The host shows the operating
+ * system's notification where it has one (the desktop app) and says so; otherwise
+ * (`shown: false`, the browser) the page shows its own toast. The notification's words are
+ * the host's and name no patient: it may show on a locked screen.
+ */
+export const NoticeInput = z.strictObject({ kind: z.literal('check_answered'), check_id: prefixedId(ID_PREFIX.electronic_eligibility_check) });
+export type NoticeInput = z.infer<typeof NoticeInput>;
+export const NoticeShown = z.object({ shown: z.boolean() });

@@ -105,5 +105,17 @@ export const Benefit = z.object({
   authorization_required: z.enum(['yes', 'no', 'unknown']).optional(),
   /** MSG segments. */
   messages: z.array(z.string()),
+  /** EB03 as the payer sent it, every code, including any the service type table has no name for. */
+  x12_service_type_codes: z.array(z.string()).optional(),
+  /** EB04, the insurance type code (MA Medicare Part A, MB Part B, HM HMO, C1 commercial, …). */
+  insurance_type: z.string().optional(),
+  /** EB05, the payer's own name for the plan or coverage ("GOLD 123 PLAN", "Medicare Part B"). */
+  plan_description: z.string().optional(),
+  /** EB13, the procedure the benefit is about (qualifier HC = HCPCS/CPT). */
+  procedure: z.object({ qualifier: z.string(), code: z.string() }).optional(),
+  /** The DTP segments that follow the EB: X12 date qualifier (291 plan, 292 benefit, 348 begin, …), a date or a range. */
+  dates: z.array(z.object({ qualifier: z.string(), start: z.string(), end: z.string().optional() })).optional(),
+  /** Entities the EB's 2120 loop names (another payer, the primary care provider, the employer). */
+  related_entities: z.array(z.object({ code: z.string(), name: z.string().optional(), id: z.string().optional() })).optional(),
 });
 export type Benefit = z.infer<typeof Benefit>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Resource id prefixes (DESIGN.md §2): a prefix and a ULID. */
+/** Resource id prefixes (docs/decisions.md, contract decisions): a prefix and a ULID. */
 export const ID_PREFIX = {
   patient: 'pat',
   insurance_card: 'ic',
@@ -12,6 +12,10 @@ export const ID_PREFIX = {
   request: 'req',
   outbox_entry: 'obx',
   inbox_item: 'inb',
+  // Desk-local (issue 16): appointments and the batch checks run for a day.
+  appointment: 'apt',
+  eligibility_batch: 'bat',
+  batch_job: 'bjb',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 
@@ -58,13 +62,21 @@ export const DateOfBirth = z
     return value <= tomorrow;
   }, 'must not be in the future');
 
+/**
+ * Text kept exactly as sent: no lone UTF-16 surrogates (`\ud800` is valid JSON, but storage
+ * would keep U+FFFD in its place, so the record read back would differ from the one sent).
+ */
+export const WELL_FORMED_TEXT = /^[^\p{Cs}]*$/u;
+export const BROKEN_UNICODE = 'must not contain broken Unicode (a lone surrogate)';
+
 /** A person's name part: printable text, no control characters. */
 export const NamePart = z
   .string()
   .trim()
   .min(1, 'must not be empty')
   .max(100)
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+  .regex(WELL_FORMED_TEXT, BROKEN_UNICODE);
 
 /** A free-text card field (member id, group number, plan name, …). */
 export const CardText = z
@@ -72,7 +84,8 @@ export const CardText = z
   .trim()
   .min(1, 'must not be empty; leave the field out instead')
   .max(200)
-  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters');
+  .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
+  .regex(WELL_FORMED_TEXT, BROKEN_UNICODE);
 
 /** Decimal amounts travel as strings so no cent is lost to floating point. */
 export const DecimalString = z.string().regex(/^-?\d+(\.\d+)?$/, 'must be a decimal number written as a string');
@@ -86,7 +99,7 @@ export type CardSource = z.infer<typeof CardSource>;
 export const Status = z.enum(['pending', 'success', 'failure']);
 export type Status = z.infer<typeof Status>;
 
-/** Where a record stands in the outbox on its way upstream (DESIGN.md §3). */
+/** Where a record stands in the outbox on its way upstream (docs/decisions.md, local data and the outbox). */
 export const SyncState = z.enum(['queued', 'sending', 'synced', 'failed', 'blocked', 'needs_review']);
 export type SyncState = z.infer<typeof SyncState>;
 

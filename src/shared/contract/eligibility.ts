@@ -4,14 +4,19 @@ import { Benefit } from './benefits';
 import { ClearinghouseEntityError } from './entity-errors';
 import { ServiceType } from './service-types';
 
-/** Seed §4.3. */
+/** Upstream contract §4.3 (docs/upstream-contract.md). */
 export const DiscoveryCreate = z.strictObject({
   source: Source,
   insurance_card_id: Id,
+  /**
+   * Coverdesk's extension: what the checks the discovery starts ask about (the practice's
+   * default service type); without it, `health_benefit_plan_coverage`.
+   */
+  service_type: ServiceType.optional(),
 });
 export type DiscoveryCreate = z.infer<typeof DiscoveryCreate>;
 
-/** Seed §2.2. */
+/** Upstream contract §2.2 (docs/upstream-contract.md). */
 export const Discovery = z.object({
   id: Id,
   created_at: Timestamp,
@@ -23,11 +28,13 @@ export const Discovery = z.object({
   insurance_card_member_id: z.string().optional(),
   source: Source,
   status: Status,
+  /** What the checks it starts ask about, when the request said. */
+  service_type: ServiceType.optional(),
   sync: SyncInfo.optional(),
 });
 export type Discovery = z.infer<typeof Discovery>;
 
-/** Seed §4.4: all four required; `source` is set by the channel, never sent. */
+/** Upstream contract §4.4 (docs/upstream-contract.md): all four required; `source` is set by the channel, never sent. */
 export const CheckCreate = z.strictObject({
   insurance_card_id: Id,
   provider_id: Id,
@@ -39,7 +46,7 @@ export type CheckCreate = z.infer<typeof CheckCreate>;
 export const CheckFailureReason = z.enum(['clearinghouse_error', 'clearinghouse_entity_error']);
 export type CheckFailureReason = z.infer<typeof CheckFailureReason>;
 
-/** Seed §2.3, with DESIGN.md §2's element shapes for benefits and entity errors. */
+/** Upstream contract §2.3 (docs/upstream-contract.md), with docs/decisions.md's element shapes for benefits and entity errors. */
 export const Check = z.object({
   id: Id,
   created_at: Timestamp,

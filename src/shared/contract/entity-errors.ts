@@ -81,6 +81,13 @@ export const FixableField = z.enum([
 ]);
 export type FixableField = z.infer<typeof FixableField>;
 
+/**
+ * Where in the 271 the AAA was: about the payer (information source), the provider
+ * (information receiver), the subscriber or dependent, or one benefit inquiry of theirs.
+ */
+export const EntityErrorLevel = z.enum(['information_source', 'information_receiver', 'subscriber', 'dependent', 'subscriber_benefit', 'dependent_benefit']);
+export type EntityErrorLevel = z.infer<typeof EntityErrorLevel>;
+
 /** One element per 271 AAA segment. */
 export const ClearinghouseEntityError = z.object({
   code: z.string(),
@@ -88,5 +95,6 @@ export const ClearinghouseEntityError = z.object({
   description: z.string(),
   follow_up_action: FollowUpAction,
   field: FixableField.nullable(),
+  level: EntityErrorLevel.optional(),
 });
 export type ClearinghouseEntityError = z.infer<typeof ClearinghouseEntityError>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The one error envelope (DESIGN.md §2), for every transport. */
+/** The one error envelope (docs/decisions.md, contract decisions), for every transport. */
 export const ErrorType = z.enum([
   'invalid_request_error',
   'authentication_error',
@@ -20,6 +20,8 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, type: 'invalid_request_error' },
   idempotency_key_reused: { status: 409, type: 'idempotency_error' },
   idempotency_request_in_progress: { status: 409, type: 'idempotency_error' },
+  /** The changes feed no longer keeps that position: start again from the beginning (docs/decisions.md, the changes feed). */
+  cursor_expired: { status: 410, type: 'invalid_request_error' },
   payload_too_large: { status: 413, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   validation_failed: { status: 422, type: 'invalid_request_error' },

@@ -32,7 +32,7 @@ export type ExtractedFields = z.infer<typeof ExtractedFields>;
 
 export const ExtractionEngine = z.enum(['on_device', 'upstream']);
 
-/** DESIGN.md §2: the extraction record. */
+/** docs/decisions.md (contract decisions): the extraction record. */
 export const Extraction = z.object({
   id: Id,
   insurance_card_id: Id,

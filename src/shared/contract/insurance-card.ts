@@ -1,14 +1,14 @@
 import { z } from 'zod';
-import { CardSource, CardText, Id, NamePart, SyncInfo, Timestamp } from './common';
+import { BROKEN_UNICODE, CardSource, CardText, Id, NamePart, SyncInfo, Timestamp, WELL_FORMED_TEXT } from './common';
 import { ObjectKey } from './photo';
 
 export const NetworkStatus = z.enum(['in_network', 'out_of_network']);
 export const PlanStatus = z.enum(['active', 'inactive']);
 
-/** Seed §4.1. */
+/** Upstream contract §4.1 (docs/upstream-contract.md). */
 export const InsuranceCardCreate = z.strictObject({
   patient_id: Id,
-  reference_id: z.string().min(1).max(255).optional(),
+  reference_id: z.string().min(1).max(255).regex(WELL_FORMED_TEXT, BROKEN_UNICODE).optional(),
   network_status: NetworkStatus.optional(),
   front_photo_object_key: ObjectKey.optional(),
   back_photo_object_key: ObjectKey.optional(),
@@ -25,7 +25,7 @@ export const InsuranceCardCreate = z.strictObject({
 export type InsuranceCardCreate = z.infer<typeof InsuranceCardCreate>;
 
 /**
- * Seed §2.1, plus `patient_id` (Coverdesk's extension: the seed's card does not say whose
+ * Upstream contract §2.1 (docs/upstream-contract.md), plus `patient_id` (Coverdesk's extension: the seed's card does not say whose
  * it is, and a desk cannot work without knowing) and `sync` on records served by the host.
  */
 export const InsuranceCard = z.object({

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect, it } from 'vitest';
-import { startTestHost, type HostFixture } from '../../support/host-fixture';
-import { makePng } from '../../support/images';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
 
 let fx: HostFixture | undefined;
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
-import { IdleLockView } from '../../../src/renderer/src/security/idle-lock';
-import { createIdleTimer } from '../../../src/renderer/src/security/idle-timer';
+import { IdleLockView } from '@src/renderer/src/security/idle-lock';
+import { createIdleTimer } from '@src/renderer/src/security/idle-timer';
 
 /** A clock and timers the test moves by hand. */
 function manualTime() {

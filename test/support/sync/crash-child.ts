@@ -6,8 +6,8 @@
  * - CRASH_DRAIN=1: print `drained` once nothing is left to send or poll, then exit.
  * Prints `ready` once the host is started. Logs (ids only) go to stderr with CRASH_DEBUG=1.
  */
-import { createHost } from '../../../src/main/host/create-host';
-import { seededRandom } from '../../../src/main/sandbox/fault-injection';
+import { createHost } from '@src/main/host/create-host';
+import { seededRandom } from '@src/main/sandbox/fault-injection';
 import { createVisit, FAST_POLICY } from './visits';
 
 async function main(): Promise<void> {

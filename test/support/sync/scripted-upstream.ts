@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Db } from '../../../src/main/db/open-database';
-import { createIdempotencyStore } from '../../../src/main/http/idempotency-store';
-import type { SandboxService } from '../../../src/main/sandbox/sandbox-service';
-import type { Clock } from '../../../src/main/support/clock';
-import type { CallContext, CreatableCollection, V1Service } from '../../../src/shared/contract';
-import { ServiceError } from '../../../src/shared/service-error';
+import type { Db } from '@src/main/db/open-database';
+import { createIdempotencyStore } from '@src/main/http/idempotency-store';
+import type { SandboxService } from '@src/main/sandbox/sandbox-service';
+import type { Clock } from '@src/main/support/clock';
+import type { CallContext, CreatableCollection, V1Service } from '@src/shared/contract';
+import { ServiceError } from '@src/shared/service-error';
 
 /**
  * What the next write to the upstream meets:
@@ -57,13 +57,13 @@ export function createScriptedUpstream(deps: { sandbox: SandboxService; db: Db; 
       }
       upstream.refused.delete(key);
       const hash = createHash('sha256').update(JSON.stringify(input)).digest('hex');
-      const begun = idempotency.begin(collection, key, hash);
+      const begun = await idempotency.begin(collection, key, hash);
       let body: string;
       if (begun.kind === 'replay') body = begun.body;
       else if (begun.kind === 'new') {
         const created = await deps.sandbox.create(collection, input as never, { source: 'api' });
         body = JSON.stringify(created);
-        idempotency.complete(collection, key, 201, body);
+        await idempotency.store(collection, key, 201, body);
         upstream.commits.set(key, (upstream.commits.get(key) ?? 0) + 1);
       } else {
         throw new ServiceError(begun.kind === 'conflict' ? 'idempotency_key_reused' : 'idempotency_request_in_progress', 'Idempotency (scripted).');

@@ -1,12 +1,12 @@
 import net from 'node:net';
 import { isNotNull } from 'drizzle-orm';
 import { afterEach, expect } from 'vitest';
-import type { Db } from '../../../src/main/db/open-database';
-import * as schema from '../../../src/main/db/schema';
-import { createHost, type Host, type HostOptions } from '../../../src/main/host/create-host';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../../src/main/sandbox/start-sandbox';
-import type { SyncStatus } from '../../../src/shared/bridge/desk-contract';
-import { makeTempDir } from '../temp-dir';
+import type { Db } from '@src/main/db/open-database';
+import * as schema from '@src/main/db/schema';
+import { createHost, type Host, type HostOptions } from '@src/main/host/create-host';
+import { startSandbox, type Sandbox, type SandboxOptions } from '@src/main/sandbox/start-sandbox';
+import type { SyncStatus } from '@src/shared/bridge/desk-contract';
+import { makeTempDir } from '@test/support/temp-dir';
 import { FAST_POLICY, SANDBOX_KEY } from './visits';
 
 export { createVisit, FAST_POLICY, SANDBOX_KEY } from './visits';

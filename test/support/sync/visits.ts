@@ -1,7 +1,7 @@
-import type { Host } from '../../../src/main/host/create-host';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS, SEED_ROSTER } from '../../../src/main/sandbox/seed-data';
-import type { SyncPolicy } from '../../../src/main/sync/sync-engine';
-import { makePng } from '../images';
+import type { Host } from '@src/main/host/create-host';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS, SEED_ROSTER } from '@src/main/reference/seed-data';
+import type { SyncPolicy } from '@src/main/sync/sync-engine';
+import { makePng } from '@test/support/images';
 
 /** What sync tests and the crash test's child process share; no vitest here (the child has none). */
 

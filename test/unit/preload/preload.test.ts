@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { BRIDGE_METHOD_NAMES } from '../../../src/shared/bridge/contract';
+import { BRIDGE_METHOD_NAMES } from '@src/shared/bridge/contract';
 
 /** The preload with the `electron` module mocked: what it exposes, and what it never does. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the mocked electron module holds whatever each test installs
 const electron = vi.hoisted(() => ({}) as Record<string, any>);
 vi.mock('electron', () => electron);
 
@@ -42,6 +43,7 @@ function leaves(value: unknown, prefix = ''): Map<string, unknown> {
 function checkExposure(fake: ReturnType<typeof fakeRenderer>) {
   expect(fake.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
   expect([...fake.exposed.keys()]).toEqual(['coverdesk']);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the exposed bridge is walked and called by name
   const api = fake.exposed.get('coverdesk') as Record<string, any>;
   const functions = leaves(api);
   expect([...functions.keys()].filter((k) => k !== 'on').sort()).toEqual([...BRIDGE_METHOD_NAMES].sort());
@@ -58,7 +60,7 @@ beforeEach(async () => {
   fake = fakeRenderer();
   Object.assign(electron, fake.module);
   vi.resetModules();
-  await import('../../../src/preload/index');
+  await import('@src/preload/index');
 });
 
 describe('the preload', () => {
@@ -67,6 +69,7 @@ describe('the preload', () => {
   });
 
   it('sends each method on its own channel with the input as given', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the exposed bridge is called by name
     const api = fake.exposed.get('coverdesk') as Record<string, any>;
     const input = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' };
     expect(await api.patients.create(input)).toEqual({ ok: true, value: { channel: 'patients.create', input } });
@@ -77,6 +80,7 @@ describe('the preload', () => {
   });
 
   it('passes events on as the payload only (never the IPC event and its sender), for known events only', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the exposed bridge is called by name
     const api = fake.exposed.get('coverdesk') as Record<string, any>;
     const received: unknown[] = [];
     const off = api.on('session.locked', (...args: unknown[]) => received.push(args));

@@ -9,7 +9,7 @@ import {
   runElectronegativity,
   type Finding,
 } from '../../../scripts/check-electronegativity';
-import { makeTempDir } from '../../support/temp-dir';
+import { makeTempDir } from '@test/support/temp-dir';
 
 const temp = makeTempDir('coverdesk-electronegativity-');
 afterAll(() => temp.cleanup());

@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateIcons, ICNS_TYPES } from '../../../scripts/generate-icons';
-import { makeTempDir } from '../../support/temp-dir';
+import { makeTempDir } from '@test/support/temp-dir';
 
 /**
  * `npm run dist` cannot run here (it downloads Electron), so the configuration it would
@@ -11,13 +11,16 @@ import { makeTempDir } from '../../support/temp-dir';
  * issue makes about the installers.
  */
 const ROOT = path.resolve(__dirname, '../../..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- js-yaml ships no types; require keeps the one cast here
 const yaml = require('js-yaml') as { load(text: string): unknown };
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- electron-builder.yml is read as loose YAML and checked key by key
 const config = yaml.load(fs.readFileSync(path.join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, any>;
 const temp = makeTempDir('coverdesk-icons-');
 afterAll(() => temp.cleanup());
 
 describe('electron-builder configuration', () => {
   it('passes electron-builder’s own validation', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- an internal file of app-builder-lib, not an export an import could name
     const { validateConfiguration } = require('app-builder-lib/out/util/config/config') as {
       validateConfiguration(config: unknown, logger: { isEnabled: boolean; add(): void }): Promise<void>;
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isValidNpi } from '../../../src/shared/npi';
-import { SEED_PROVIDERS } from '../../../src/main/sandbox/seed-data';
+import { isValidNpi } from '@src/shared/npi';
+import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 
 describe('NPI check digit', () => {
   it('accepts the CMS example and every seeded provider', () => {

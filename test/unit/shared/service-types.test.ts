@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_TYPE_X12, SERVICE_TYPES, ServiceType, serviceTypeFromX12 } from '../../../src/shared/contract';
+import { SERVICE_TYPE_X12, SERVICE_TYPES, ServiceType, serviceTypeFromX12 } from '@src/shared/contract';
 
 // The seed's table, beside the repository (CI clones main with shared/ next to it).
 const TSV = path.resolve(__dirname, '../../../../shared/contract/service-types.tsv');

@@ -3,9 +3,9 @@ import { buildBridgeApi, type BridgeApi, type BridgeEvent, type BridgeResult } f
 /**
  * The bridge over HTTP and Server-Sent Events, for the browser mode and end-to-end tests.
  * The per-run secret arrives in the URL fragment (never sent to a server by the browser)
- * and is then sent on every call.
+ * and is then sent on every call; a 401 means it is not this run's (`onUnauthorized`).
  */
-export function createWebBridge(secret: string): BridgeApi {
+export function createWebBridge(secret: string, onUnauthorized: () => void): BridgeApi {
   const source = new EventSource(`/bridge/events?secret=${encodeURIComponent(secret)}`);
   return buildBridgeApi(
     async (method, input) => {
@@ -15,6 +15,8 @@ export function createWebBridge(secret: string): BridgeApi {
           headers: { 'Content-Type': 'application/json', 'X-Coverdesk-Secret': secret },
           body: JSON.stringify(input ?? {}),
         });
+        // Only a missing or wrong secret answers 401 here (bridge errors travel in a 200).
+        if (response.status === 401) onUnauthorized();
         return (await response.json()) as BridgeResult<unknown>;
       } catch {
         return {

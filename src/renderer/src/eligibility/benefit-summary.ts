@@ -10,19 +10,49 @@ import {
 import { centsFromDecimal, fractionFromDecimal } from './money';
 
 /**
- * The five-second summary of a successful check: is the plan active, what is it called,
- * what will the visit cost (copay, coinsurance) and how far along the year's deductible
- * and out-of-pocket maximum are, for the individual and the family, in and out of network.
+ * The five-second summary of a successful check: is the plan active, what does the payer
+ * call it, what will the visit cost (copay, coinsurance) and what is left of the year's
+ * deductible and out-of-pocket maximum, for the individual and the family, in and out of
+ * network. Everything here is what the payer said; a figure worked out from two others is
+ * marked as such, and a figure the payer did not send is null (shown as "not stated by the
+ * payer"), never filled in from another kind of figure.
  */
 
 export type Network = 'in_network' | 'out_of_network';
 export type Level = 'individual' | 'family';
 
-/** Either side may be unknown: payers often send only some of the figures. */
-export interface Accumulator {
+/** Where a figure came from, beyond its amount. */
+export interface FigureSource {
+  /** The service type the payer gave the figure for, when neither the one asked nor the whole plan. */
+  for: ServiceType | null;
+  /** The insurance it is under when the payer says (Medicare Part A, Part B, …). */
+  insurance: string | null;
+  /** False when the payer did not say which network: the figure is shown for both. */
+  network_stated: boolean;
+}
+
+/** Any figure may be missing: payers often send only some of them. */
+export interface Accumulator extends FigureSource {
   total: number | null;
+  /** What the total is per (calendar year, plan year, lifetime…), as the payer said. */
+  total_period: TimePeriod | null;
   met: number | null;
   remaining: number | null;
+  /** The one figure worked out from the other two (total − met, or total − remaining). */
+  computed: 'met' | 'remaining' | null;
+}
+
+export interface Copay extends FigureSource {
+  cents: number;
+  time_period: TimePeriod | null;
+  /** Per visit, per day (a hospital or nursing-facility day), per admission; null when not said. */
+  per: 'visit' | 'day' | 'admission' | null;
+  /** EB09/EB10 beside it, e.g. 30 days. */
+  quantity: { qualifier: string; value: number } | null;
+}
+
+export interface Coinsurance extends FigureSource {
+  fraction: number;
 }
 
 export type ByNetwork<T> = Record<Network, T | null>;
@@ -31,11 +61,12 @@ export interface BenefitSummary {
   /** As Today's badge reads the same check. */
   plan: 'active' | 'inactive';
   plan_name: string | null;
+  /** Whose name it is: the payer's answer, else the card's. */
+  plan_name_source: 'payer' | 'card' | null;
   /** The service type the figures below are for (the asked one, else plan-level). */
   service_type: ServiceType;
-  /** `for`: the service type the payer gave the figure for, when not the one asked. */
-  copay: ByNetwork<{ cents: number; time_period: TimePeriod | null; for: ServiceType | null }>;
-  coinsurance: ByNetwork<{ fraction: number; for: ServiceType | null }>;
+  copay: ByNetwork<Copay>;
+  coinsurance: ByNetwork<Coinsurance>;
   deductible: Record<Level, ByNetwork<Accumulator>>;
   out_of_pocket: Record<Level, ByNetwork<Accumulator>>;
 }
@@ -62,7 +93,7 @@ function appliesTo(benefit: Pick<Benefit, 'in_network'>, network: Network): bool
   return true;
 }
 
-/** The figure for one network: a benefit naming that network beats one that applies to both. */
+/** The figures for one network: a benefit naming that network beats one that applies to both. */
 function pick(benefits: Benefit[], network: Network): Benefit[] {
   const exact = benefits.filter((b) => b.in_network === (network === 'in_network' ? 'yes' : 'no'));
   return exact.length > 0 ? exact : benefits.filter((b) => appliesTo(b, network));
@@ -71,14 +102,47 @@ function pick(benefits: Benefit[], network: Network): Benefit[] {
 /**
  * The benefits of a code that speak about `serviceType`: those for the type itself, else
  * the plan-level ones (deductibles and out-of-pocket maximums are usually sent only
- * there), else any.
+ * there), else any (marked with the type they are for).
  */
 export function benefitsFor(benefits: Benefit[], code: BenefitCode, serviceType: ServiceType): Benefit[] {
   const ofCode = benefits.filter((b) => b.code === code);
   const own = ofCode.filter((b) => b.service_types.includes(serviceType));
   if (own.length > 0) return own;
-  const plan = ofCode.filter((b) => b.service_types.includes(DEFAULT_SERVICE_TYPE));
+  const plan = ofCode.filter((b) => b.service_types.includes(DEFAULT_SERVICE_TYPE) || b.service_types.length === 0);
   return plan.length > 0 ? plan : ofCode;
+}
+
+const INSURANCE_TYPES: Record<string, string> = {
+  MA: 'Medicare Part A',
+  MB: 'Medicare Part B',
+  MC: 'Medicaid',
+  QM: 'Qualified Medicare Beneficiary',
+  HM: 'HMO',
+  PR: 'PPO',
+  PS: 'Point of service',
+  EP: 'EPO',
+  HN: 'HMO Medicare risk',
+  C1: 'Commercial',
+  OT: 'Other',
+};
+
+/** Null when the benefit speaks of the type asked (or the whole plan); else the type it does speak of. */
+function otherType(benefit: Benefit, asked: ServiceType): ServiceType | null {
+  if (benefit.service_types.length === 0 || benefit.service_types.includes(asked) || benefit.service_types.includes(DEFAULT_SERVICE_TYPE)) return null;
+  return benefit.service_types[0] ?? null;
+}
+
+/** Two figures may be of one limit unless each names an insurance and they differ. */
+function sameInsurance(a: Benefit, b: Benefit): boolean {
+  return !a.insurance_type || !b.insurance_type || a.insurance_type === b.insurance_type;
+}
+
+function sourceOf(benefit: Benefit, asked: ServiceType): FigureSource {
+  return {
+    for: otherType(benefit, asked),
+    insurance: benefit.insurance_type ? (INSURANCE_TYPES[benefit.insurance_type] ?? null) : null,
+    network_stated: benefit.in_network === 'yes' || benefit.in_network === 'no',
+  };
 }
 
 const REMAINING_PERIODS: ReadonlySet<TimePeriod> = new Set<TimePeriod>(['remaining', 'lifetime_remaining']);
@@ -86,43 +150,58 @@ const MET_PERIODS: ReadonlySet<TimePeriod> = new Set<TimePeriod>(['year_to_date'
 /** Periods that say nothing about the limit itself. */
 const NON_TOTAL_PERIODS: ReadonlySet<TimePeriod> = new Set<TimePeriod>([...REMAINING_PERIODS, ...MET_PERIODS, 'exceeded', 'not_exceeded']);
 
-function firstCents(benefits: Benefit[], test: (period: TimePeriod | undefined) => boolean): number | null {
+function first(benefits: Benefit[], test: (period: TimePeriod | undefined) => boolean): { cents: number; benefit: Benefit } | null {
   for (const benefit of benefits) {
     if (!test(benefit.time_period)) continue;
     const cents = centsFromDecimal(benefit.amount);
-    if (cents !== null && cents >= 0) return cents;
+    if (cents !== null && cents >= 0) return { cents, benefit };
   }
   return null;
 }
 
 /**
- * A limit and how much of it is used. X12 sends the limit (EB06 calendar/service year)
- * and usually the remainder (EB06 = 29); some payers send the amount met instead (24).
- * Whatever is missing is derived from the other two; a remainder never goes below zero.
+ * A limit and how much of it is used. X12 sends the limit (EB06 calendar or service year,
+ * or none), and the remainder (29) or the amount met (24), or both. A figure the payer did
+ * not send is worked out from the other two and marked `computed`; a limit is never shown
+ * as what remains. A remainder never goes below zero.
  */
-export function accumulatorFrom(benefits: Benefit[]): Accumulator | null {
-  const total = firstCents(benefits, (p) => p === undefined || !NON_TOTAL_PERIODS.has(p));
-  let remaining = firstCents(benefits, (p) => p !== undefined && REMAINING_PERIODS.has(p));
-  let met = firstCents(benefits, (p) => p !== undefined && MET_PERIODS.has(p));
-  if (total === null && remaining === null && met === null) return null;
-  if (total !== null && met === null && remaining !== null) met = Math.max(0, total - remaining);
-  if (total !== null && remaining === null && met !== null) remaining = Math.max(0, total - met);
-  return { total, met, remaining };
+export function accumulatorFrom(benefits: Benefit[], asked: ServiceType = DEFAULT_SERVICE_TYPE): Accumulator | null {
+  const isTotal = (p: TimePeriod | undefined) => p === undefined || !NON_TOTAL_PERIODS.has(p);
+  const isRemaining = (p: TimePeriod | undefined) => p !== undefined && REMAINING_PERIODS.has(p);
+  const isMet = (p: TimePeriod | undefined) => p !== undefined && MET_PERIODS.has(p);
+  const any = first(benefits, isRemaining) ?? first(benefits, isTotal) ?? first(benefits, isMet);
+  if (!any) return null;
+  // One limit's figures only: Part A's limit beside Part B's remainder (or a hospital limit
+  // beside an office remainder) would make up a "met" the payer never said.
+  const sameLimit = benefits.filter((b) => sameInsurance(b, any.benefit) && otherType(b, asked) === otherType(any.benefit, asked));
+  const total = first(sameLimit, isTotal);
+  const remaining = first(sameLimit, isRemaining);
+  const met = first(sameLimit, isMet);
+  const result: Accumulator = {
+    total: total?.cents ?? null,
+    total_period: total?.benefit.time_period ?? null,
+    met: met?.cents ?? null,
+    remaining: remaining?.cents ?? null,
+    computed: null,
+    ...sourceOf(any.benefit, asked),
+  };
+  if (result.total !== null && result.met === null && result.remaining !== null) {
+    result.met = Math.max(0, result.total - result.remaining);
+    result.computed = 'met';
+  } else if (result.total !== null && result.remaining === null && result.met !== null) {
+    result.remaining = Math.max(0, result.total - result.met);
+    result.computed = 'remaining';
+  }
+  return result;
 }
 
 function accumulators(benefits: Benefit[], code: BenefitCode, serviceType: ServiceType): Record<Level, ByNetwork<Accumulator>> {
   const relevant = benefitsFor(benefits, code, serviceType);
   const forLevel = (level: Level): ByNetwork<Accumulator> => {
     const atLevel = relevant.filter((b) => levelOf(b) === level);
-    return { in_network: accumulatorFrom(pick(atLevel, 'in_network')), out_of_network: accumulatorFrom(pick(atLevel, 'out_of_network')) };
+    return { in_network: accumulatorFrom(pick(atLevel, 'in_network'), serviceType), out_of_network: accumulatorFrom(pick(atLevel, 'out_of_network'), serviceType) };
   };
   return { individual: forLevel('individual'), family: forLevel('family') };
-}
-
-/** Null when the benefit speaks of the type asked (or the whole plan); else the type it does speak of. */
-function otherType(benefit: Benefit, asked: ServiceType): ServiceType | null {
-  if (benefit.service_types.includes(asked) || benefit.service_types.includes(DEFAULT_SERVICE_TYPE)) return null;
-  return benefit.service_types[0] ?? null;
 }
 
 /** The individual's figure where there is one: a visit's copay is per person. */
@@ -131,12 +210,29 @@ function preferIndividual(benefits: Benefit[]): Benefit[] {
   return own.length > 0 ? own : benefits;
 }
 
+const PER: Partial<Record<TimePeriod, Copay['per']>> = { visit: 'visit', day: 'day', admission: 'admission' };
+
+/** Per visit, day or admission as EB06 says; a quantity in days (EB09 DY) with no such period means a daily amount. */
+function perOf(benefit: Benefit): Copay['per'] {
+  const said = benefit.time_period ? PER[benefit.time_period] : undefined;
+  if (said) return said;
+  return benefit.quantity?.qualifier === 'DY' ? 'day' : null;
+}
+
 function copays(benefits: Benefit[], serviceType: ServiceType): BenefitSummary['copay'] {
   const relevant = preferIndividual(benefitsFor(benefits, 'co_payment', serviceType));
-  const one = (network: Network) => {
+  const one = (network: Network): Copay | null => {
     for (const b of pick(relevant, network)) {
       const cents = centsFromDecimal(b.amount);
-      if (cents !== null && cents >= 0) return { cents, time_period: b.time_period ?? null, for: otherType(b, serviceType) };
+      if (cents === null || cents < 0) continue;
+      const quantity = b.quantity ? Number(b.quantity.value) : NaN;
+      return {
+        cents,
+        time_period: b.time_period ?? null,
+        per: perOf(b),
+        quantity: b.quantity && Number.isFinite(quantity) ? { qualifier: b.quantity.qualifier, value: quantity } : null,
+        ...sourceOf(b, serviceType),
+      };
     }
     return null;
   };
@@ -145,10 +241,10 @@ function copays(benefits: Benefit[], serviceType: ServiceType): BenefitSummary['
 
 function coinsurances(benefits: Benefit[], serviceType: ServiceType): BenefitSummary['coinsurance'] {
   const relevant = preferIndividual(benefitsFor(benefits, 'co_insurance', serviceType));
-  const one = (network: Network) => {
+  const one = (network: Network): Coinsurance | null => {
     for (const b of pick(relevant, network)) {
       const fraction = fractionFromDecimal(b.percent);
-      if (fraction !== null) return { fraction, for: otherType(b, serviceType) };
+      if (fraction !== null) return { fraction, ...sourceOf(b, serviceType) };
     }
     return null;
   };
@@ -156,20 +252,27 @@ function coinsurances(benefits: Benefit[], serviceType: ServiceType): BenefitSum
 }
 
 /**
- * The plan's name: the card's, as the patient knows it; else what the payer put in the
- * active-coverage segment's message.
+ * The plan's name as the payer gave it: EB05 of the active-coverage segment (the
+ * plan-level one first), else the message of a plan-level active segment, else the
+ * insurance it names. The card's printed name (possibly misread) is only a fallback.
  */
-function planName(benefits: Benefit[], cardPlanName: string | undefined): string | null {
-  if (cardPlanName) return cardPlanName;
-  const active = benefits.find((b) => b.code.startsWith('active') && b.messages.length > 0);
-  return active?.messages[0] ?? null;
+function planName(benefits: Benefit[], cardPlanName: string | undefined): Pick<BenefitSummary, 'plan_name' | 'plan_name_source'> {
+  const active = benefits.filter((b) => b.code.startsWith('active'));
+  const planLevel = (b: Benefit) => b.service_types.length === 0 || b.service_types.includes(DEFAULT_SERVICE_TYPE);
+  const described = [...active.filter(planLevel), ...active].find((b) => b.plan_description);
+  // Medicare names no plan, only the insurance: "Medicare Part A · Medicare Part B".
+  const insurances = [...new Set(active.filter(planLevel).flatMap((b) => (b.insurance_type && INSURANCE_TYPES[b.insurance_type] ? [INSURANCE_TYPES[b.insurance_type]] : [])))];
+  const said = described?.plan_description ?? active.find((b) => planLevel(b) && b.messages.length > 0)?.messages[0] ?? (insurances.join(' · ') || undefined);
+  if (said) return { plan_name: said, plan_name_source: 'payer' };
+  if (cardPlanName) return { plan_name: cardPlanName, plan_name_source: 'card' };
+  return { plan_name: null, plan_name_source: null };
 }
 
 export function summarizeBenefits(input: { benefits: Benefit[]; service_type: ServiceType; card_plan_name?: string }): BenefitSummary {
   const { benefits, service_type } = input;
   return {
     plan: eligibilityBadge({ status: 'success', benefit_codes: benefits.map((b) => b.code) }) === 'inactive' ? 'inactive' : 'active',
-    plan_name: planName(benefits, input.card_plan_name),
+    ...planName(benefits, input.card_plan_name),
     service_type,
     copay: copays(benefits, service_type),
     coinsurance: coinsurances(benefits, service_type),

@@ -29,9 +29,11 @@ export function FailureView({ check, card, busy, onRerun, onFocusField, onOpenIn
   const [edits, setEdits] = useState<Record<CardField, string>>({ member_id: '', member_name: '', group_number: '' });
   const firstRef = useRef<HTMLInputElement>(null);
 
+  // Start from the card as it is whenever another card or check is shown.
+  const [memberId, memberName, groupNumber] = [card?.member_id ?? '', card?.member_name ?? '', card?.group_number ?? ''];
   useEffect(() => {
-    setEdits({ member_id: card?.member_id ?? '', member_name: card?.member_name ?? '', group_number: card?.group_number ?? '' });
-  }, [card?.id, check.id]);
+    setEdits({ member_id: memberId, member_name: memberName, group_number: groupNumber });
+  }, [card?.id, check.id, memberId, memberName, groupNumber]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,16 +1,31 @@
 import type { Check } from '../../../shared/contract';
 import { serviceTypeLabel } from '../../../shared/contract';
 import { formatCents, formatPercent, formatWhen } from '../format';
-import type { Accumulator, BenefitSummary, ByNetwork, Level } from './benefit-summary';
+import type { Accumulator, BenefitSummary, ByNetwork, Coinsurance, Copay, FigureSource, Level } from './benefit-summary';
 import { periodLabel } from './labels';
 
+/** What the desk reads where the payer sent nothing: never a guess, never a figure of another kind. */
+export const NOT_STATED = 'Not stated by the payer';
+
+/** "for hospital", "Medicare Part A", "network not stated": what a figure is about, when it is not plainly the visit asked. */
+function sourceNotes(source: FigureSource): string[] {
+  return [source.insurance, source.for && `for ${serviceTypeLabel(source.for).toLowerCase()}`, !source.network_stated && 'network not stated'].filter((n): n is string => !!n);
+}
+
 function accumulatorText(acc: Accumulator | null): string {
-  if (!acc) return 'Not sent';
+  if (!acc) return NOT_STATED;
   const parts: string[] = [];
-  if (acc.met !== null) parts.push(`${formatCents(acc.met)} met`);
-  if (acc.remaining !== null) parts.push(`${formatCents(acc.remaining)} left`);
-  if (acc.total !== null) parts.push(`of ${formatCents(acc.total)}`);
-  return parts.join(', ');
+  if (acc.remaining !== null) parts.push(`${formatCents(acc.remaining)} left${acc.computed === 'remaining' ? ' (computed)' : ''}`);
+  else parts.push('remaining not stated');
+  if (acc.met !== null) parts.push(`${formatCents(acc.met)} met${acc.computed === 'met' ? ' (computed)' : ''}`);
+  if (acc.total !== null) parts.push(`of ${formatCents(acc.total)}${acc.total_period ? ` ${periodLabel(acc.total_period).toLowerCase()}` : ''}`);
+  return [...parts, ...sourceNotes(acc)].join(', ');
+}
+
+function copayText(copay: Copay): string {
+  const per = copay.per ? ` per ${copay.per}` : '';
+  const quantity = copay.quantity && copay.quantity.qualifier === 'DY' ? `, ${copay.quantity.value} days` : '';
+  return `${formatCents(copay.cents)}${per}${quantity}`;
 }
 
 function Meter({ acc }: { acc: Accumulator | null }) {
@@ -23,36 +38,59 @@ function Meter({ acc }: { acc: Accumulator | null }) {
   );
 }
 
-/** A headline figure with its context below it, or what to do when the payer did not send it. */
-function Figure({ label, testId, value, details, missing }: { label: string; testId: string; value: string | null; details: (string | null | false | undefined)[] | null; missing: string }) {
+/** The in-network figure, else the out-of-network one, with the words for which it is. */
+function headline<T>(figures: ByNetwork<T>): { figure: T; network: string; other: T | null } | null {
+  if (figures.in_network) return { figure: figures.in_network, network: 'in network', other: figures.out_of_network };
+  if (figures.out_of_network) return { figure: figures.out_of_network, network: 'out of network', other: null };
+  return null;
+}
+
+function CostFigure<T extends Copay | Coinsurance>({ label, testId, figures, text }: { label: string; testId: string; figures: ByNetwork<T>; text: (figure: T) => string }) {
+  const shown = headline(figures);
   return (
     <div className="figure" data-testid={testId}>
       <p className="figure__label">{label}</p>
-      <p className="figure__value">{value ?? <span className="muted">Not sent</span>}</p>
-      <p className="figure__sub">{details ? details.filter(Boolean).join(', ') : missing}</p>
+      {shown ? (
+        <>
+          <p className="figure__value">{text(shown.figure)}</p>
+          <p className="figure__sub">
+            {[
+              shown.figure.network_stated ? `${shown.network[0].toUpperCase()}${shown.network.slice(1)}` : 'Either network',
+              ...sourceNotes({ ...shown.figure, network_stated: true }),
+              shown.figure.network_stated && (shown.other ? `out of network ${text(shown.other)}` : `out of network: ${NOT_STATED.toLowerCase()}`),
+            ]
+              .filter(Boolean)
+              .join(', ')}
+          </p>
+        </>
+      ) : (
+        <p className="figure__value muted">{NOT_STATED}</p>
+      )}
     </div>
   );
 }
 
-/** One headline figure: the in-network, individual number, with its context underneath. */
+/** One headline figure: what is left for the individual in network, said as the payer said it. */
 function AccumulatorFigure({ label, figures, testId }: { label: string; figures: Record<Level, ByNetwork<Accumulator>>; testId: string }) {
-  const acc = figures.individual.in_network ?? figures.individual.out_of_network;
-  const network = figures.individual.in_network ? 'in network' : 'out of network';
+  const shown = headline(figures.individual);
+  const acc = shown?.figure ?? null;
+  const network = acc && !acc.network_stated ? 'either network' : shown?.network;
   return (
     <div className="figure" data-testid={testId}>
       <p className="figure__label">
-        {label} <span className="visually-hidden">(individual, {network})</span>
+        {label} <span className="visually-hidden">(individual, {network ?? 'in network'})</span>
       </p>
       {acc ? (
         <>
-          <p className="figure__value">{acc.remaining !== null ? `${formatCents(acc.remaining)} left` : acc.total !== null ? formatCents(acc.total) : formatCents(acc.met ?? 0)}</p>
+          {/* A limit is never shown as what is left: without a remainder the headline says so. */}
+          <p className="figure__value">{acc.remaining !== null ? `${formatCents(acc.remaining)} left${acc.computed === 'remaining' ? ' (computed)' : ''}` : 'Remaining not stated'}</p>
           <Meter acc={acc} />
           <p className="figure__sub">
-            Individual, {network}: {accumulatorText(acc)}
+            Individual, {network}: {accumulatorText({ ...acc, network_stated: true })}
           </p>
         </>
       ) : (
-        <p className="figure__value muted">Not sent</p>
+        <p className="figure__value muted">{NOT_STATED}</p>
       )}
     </div>
   );
@@ -66,11 +104,9 @@ interface SummaryViewProps {
   memberId: string | undefined;
 }
 
-/** Readable in five seconds: active or not, plan, what the visit costs, where the year stands. */
+/** Readable in five seconds: active or not, the payer's plan, what the visit costs, what is left of the year. */
 export function SummaryView({ summary, check, payerName, providerName, memberId }: SummaryViewProps) {
   const asked = serviceTypeLabel(check.service_type);
-  const copay = summary.copay.in_network ?? summary.copay.out_of_network;
-  const coins = summary.coinsurance.in_network ?? summary.coinsurance.out_of_network;
   return (
     <section className="panel summary" aria-labelledby="summary-title" data-testid="benefits-summary">
       <div className="panel__header">
@@ -84,8 +120,9 @@ export function SummaryView({ summary, check, payerName, providerName, memberId 
           {summary.plan === 'active' ? 'Active' : 'Inactive'}
         </span>
         <div>
-          <p>
-            <strong>{summary.plan_name ?? 'Plan name not sent'}</strong>
+          <p data-testid="plan-name">
+            <strong>{summary.plan_name ?? 'Plan name not stated by the payer'}</strong>
+            {summary.plan_name_source === 'card' && <span className="muted small"> (from the card; the payer did not name the plan)</span>}
           </p>
           <p className="muted small">
             {[payerName, memberId && `Member id ${memberId}`, providerName && `for ${providerName}`].filter(Boolean).join(' · ')}
@@ -97,32 +134,8 @@ export function SummaryView({ summary, check, payerName, providerName, memberId 
       ) : (
         <>
           <div className="figures">
-            <Figure
-              label="Copay"
-              testId="copay"
-              value={copay && formatCents(copay.cents)}
-              details={
-                copay && [
-                  summary.copay.in_network ? 'In network' : 'Out of network',
-                  periodLabel(copay.time_period ?? undefined).toLowerCase(),
-                  copay.for && `for ${serviceTypeLabel(copay.for).toLowerCase()}`,
-                  summary.copay.in_network && summary.copay.out_of_network && `out of network ${formatCents(summary.copay.out_of_network.cents)}`,
-                ]
-              }
-              missing="Ask the payer if a copay applies."
-            />
-            <Figure
-              label="Coinsurance"
-              testId="coinsurance"
-              value={coins && formatPercent(coins.fraction)}
-              details={
-                coins && [
-                  summary.coinsurance.in_network ? 'Patient pays, in network' : 'Patient pays, out of network',
-                  summary.coinsurance.in_network && summary.coinsurance.out_of_network && `out of network ${formatPercent(summary.coinsurance.out_of_network.fraction)}`,
-                ]
-              }
-              missing="Ask the payer if coinsurance applies."
-            />
+            <CostFigure label="Copay" testId="copay" figures={summary.copay} text={copayText} />
+            <CostFigure label="Coinsurance" testId="coinsurance" figures={summary.coinsurance} text={(c) => `${formatPercent(c.fraction)} patient pays`} />
             <AccumulatorFigure label="Deductible" figures={summary.deductible} testId="deductible" />
             <AccumulatorFigure label="Out-of-pocket maximum" figures={summary.out_of_pocket} testId="out-of-pocket" />
           </div>

@@ -1,17 +1,19 @@
 import type { InboxItem } from '../../../shared/contract';
 import { formatDob, formatWhen } from '../format';
-import { useBridgeQuery, useRecordsChanged } from '../state/bridge-hooks';
+import { useBridge } from '../bridge/bridge-provider';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { Button } from '../ui/button';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { PhotoThumb } from './photo-thumb';
 
 /** Cards the scanner dropped in the hot folder, newest first, waiting for the desk. */
 export function InboxPicker({ chosenId, onUse }: { chosenId: string | null; onUse(item: InboxItem): void }) {
-  const inbox = useBridgeQuery(() => window.coverdesk.inbox.list({ state: 'new' }), 'inbox');
-  useRecordsChanged(['photos', 'inbox_items'], inbox.reload, 400);
+  const bridge = useBridge();
+  // A scan arriving in the hot folder refreshes it: see bridge-invalidation.ts.
+  const inbox = useBridgeQuery('inbox.list', { state: 'new' });
 
   const dismiss = async (item: InboxItem) => {
-    await window.coverdesk.inbox.resolve({ id: item.id, state: 'dismissed' });
+    await bridge.inbox.resolve({ id: item.id, state: 'dismissed' });
     inbox.reload();
   };
 

@@ -1,7 +1,9 @@
-import { dateQueryToIso } from '../../../shared/bridge/desk-search';
+import { dateOfBirthToIso } from '../../../shared/date-of-birth';
 import { InsuranceCardCreate, PatientCreate, type ClearinghouseEntity, type ExtractedFields } from '../../../shared/contract';
 import { fieldErrorsFromZod } from '../../../shared/service-error';
+import { REVIEW_BELOW } from '../../../shared/review-threshold';
 import { plainFieldErrors, type FieldMessages } from '../forms/field-errors';
+import { localDate } from '../format';
 
 /** The card's text fields, in the order the form shows them. */
 export const CARD_TEXT_FIELDS = ['member_id', 'member_name', 'group_number', 'plan_name', 'rx_bin', 'rx_group', 'rx_pcn'] as const;
@@ -34,7 +36,7 @@ export const EMPTY_PATIENT: PatientFormValues = { first_name: '', last_name: '',
  * Below this an extracted value is marked for a person to check. Measured OCR of clean
  * synthetic cards sits above 0.9; smudged or angled photos fall to 0.5–0.8.
  */
-export const LOW_CONFIDENCE = 0.8;
+export const LOW_CONFIDENCE = REVIEW_BELOW;
 
 /** The payer a card names, matched to a clearinghouse entity ("AETNA" → Aetna). */
 export function matchPayer(name: string, entities: readonly ClearinghouseEntity[]): ClearinghouseEntity | null {
@@ -97,7 +99,7 @@ export function patientCreateInput(values: PatientFormValues): { ok: true; input
   const last = values.last_name.trim();
   if (!first) errors.first_name = 'First name is required.';
   if (!last) errors.last_name = 'Last name is required.';
-  const dob = dateQueryToIso(values.date_of_birth);
+  const dob = dateOfBirthToIso(values.date_of_birth, localDate());
   if (!values.date_of_birth.trim()) errors.date_of_birth = 'Date of birth is required.';
   else if (!dob) errors.date_of_birth = 'Date of birth must be a real date, written like 03/07/1984.';
   if (Object.keys(errors).length > 0 || !dob) return { ok: false, errors };

@@ -1,4 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
+import type { BridgeApi } from '../../../shared/bridge/contract';
+import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
 import { bytesToBase64, checkPhotoFile } from './photo-file';
@@ -16,9 +18,9 @@ interface PhotoSlotProps {
   onChange(value: PhotoValue | null): void;
 }
 
-async function uploadBlob(blob: Blob, contentType: 'image/jpeg' | 'image/png'): Promise<{ ok: true; object_key: string } | { ok: false; message: string }> {
+async function uploadBlob(bridge: BridgeApi, blob: Blob, contentType: 'image/jpeg' | 'image/png'): Promise<{ ok: true; object_key: string } | { ok: false; message: string }> {
   const data_base64 = bytesToBase64(new Uint8Array(await blob.arrayBuffer()));
-  const result = await window.coverdesk.photos.upload({ content_type: contentType, data_base64 });
+  const result = await bridge.photos.upload({ content_type: contentType, data_base64 });
   if (result.ok) return { ok: true, object_key: result.value.object_key };
   return { ok: false, message: result.error.message };
 }
@@ -28,8 +30,13 @@ async function uploadBlob(blob: Blob, contentType: 'image/jpeg' | 'image/png'): 
  * is stored on this computer at once (and queued upstream); only its key stays here.
  */
 export function PhotoSlot({ side, value, onChange }: PhotoSlotProps) {
+  const bridge = useBridge();
   const title = side === 'front' ? 'Front of the card' : 'Back of the card';
   const fileRef = useRef<HTMLInputElement>(null);
+  // While the photo is saved its buttons are disabled (and the camera closes), which drops
+  // focus to the page; it comes back to this slot's file button when saving ends.
+  const chooseRef = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
@@ -42,8 +49,9 @@ export function PhotoSlot({ side, value, onChange }: PhotoSlotProps) {
       setError(check.message);
       return;
     }
+    refocus.current = true;
     setBusy(true);
-    const uploaded = await uploadBlob(blob, check.content_type);
+    const uploaded = await uploadBlob(bridge, blob, check.content_type);
     setBusy(false);
     if (!uploaded.ok) {
       setError(uploaded.message);
@@ -51,6 +59,12 @@ export function PhotoSlot({ side, value, onChange }: PhotoSlotProps) {
     }
     onChange({ object_key: uploaded.object_key, preview: URL.createObjectURL(blob) });
   };
+
+  useEffect(() => {
+    if (busy || !refocus.current) return;
+    refocus.current = false;
+    chooseRef.current?.focus();
+  }, [busy]);
 
   const onDrop = (event: DragEvent<HTMLDivElement>) => {
     event.preventDefault();
@@ -95,7 +109,7 @@ export function PhotoSlot({ side, value, onChange }: PhotoSlotProps) {
             Use camera
           </Button>
         )}
-        <Button onClick={() => fileRef.current?.click()} disabled={busy}>
+        <Button ref={chooseRef} onClick={() => fileRef.current?.click()} disabled={busy}>
           Choose {side} photo…
         </Button>
         {value && (

@@ -1,21 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { photoDataUrl } from './photo-file';
 
-/** A stored photo by its object key (read through the bridge: the page has no file access). */
+/**
+ * A stored photo by its object key (read through the bridge: the page has no file access).
+ * Reading a card's photo is an audited view, like opening the record.
+ */
 export function usePhotoUrl(objectKey: string | undefined): string | null {
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    setUrl(null);
-    if (!objectKey) return;
-    let current = true;
-    void window.coverdesk.photos.read({ object_key: objectKey }).then((result) => {
-      if (current && result.ok) setUrl(photoDataUrl(result.value));
-    });
-    return () => {
-      current = false;
-    };
-  }, [objectKey]);
-  return url;
+  const photo = useBridgeQuery('photos.read', objectKey ? { object_key: objectKey } : null, { view: true });
+  return useMemo(() => (photo.data ? photoDataUrl(photo.data) : null), [photo.data]);
 }
 
 export function PhotoThumb({ objectKey, alt, className }: { objectKey: string | undefined; alt: string; className?: string }) {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { serviceTypeLabel } from '../../../shared/contract';
+import { serviceTypeLabel, type Discovery } from '../../../shared/contract';
+import { useBridge } from '../bridge/bridge-provider';
 import { formatDob, formatWhen, patientName } from '../format';
 import { useNavigation, type Route } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
@@ -22,6 +23,7 @@ export function DiscoveryScreen({ route }: { route: Extract<Route, { screen: 'di
  */
 function PatientDiscovery({ patientId, initialCardId }: { patientId: string; initialCardId?: string }) {
   const { navigate } = useNavigation();
+  const bridge = useBridge();
   const detail = usePatientDetail(patientId);
   const { entities } = useReferenceData();
   const [cardId, setCardId] = useState<string | undefined>(initialCardId);
@@ -41,7 +43,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
     if (!card || busy) return;
     setBusy(true);
     setError(null);
-    const result = await window.coverdesk.discoveries.create({ insurance_card_id: card.id });
+    const result = await bridge.discoveries.create({ insurance_card_id: card.id });
     setBusy(false);
     if (!result.ok) setError(result.error.message);
     else detail.reload();
@@ -97,7 +99,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
                     </div>
                     {from && <p className="small muted">From the card: {cardLabel(from, payerName(from.insurance_carrier_ids[0]))}</p>}
                     {discovery.status === 'pending' && <Loading label="Asking payers…" />}
-                    {discovery.status !== 'pending' && spawned.length === 0 && <p className="muted">No eligibility checks came from this discovery.</p>}
+                    {discovery.status !== 'pending' && spawned.length === 0 && <NoCoverageFound discovery={discovery} />}
                     {spawned.length > 0 && (
                       <ul className="plain-list stack" aria-label="Checks this discovery started">
                         {spawned.map((check) => (
@@ -123,6 +125,27 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
           )}
         </Panel>
       )}
+    </div>
+  );
+}
+
+/**
+ * A discovery that found nothing (the payers know no one by that name and date of birth):
+ * why, and what the desk can do next.
+ */
+function NoCoverageFound({ discovery }: { discovery: Discovery }) {
+  return (
+    <div className="notice notice--warn">
+      <p>
+        <strong>No coverage found.</strong> No payer Coverdesk asked has a plan for {discovery.patient_first_name} {discovery.patient_last_name}, born{' '}
+        {formatDob(discovery.patient_date_of_birth)}.
+      </p>
+      <p>What to do next:</p>
+      <ul>
+        <li>Check the spelling of the name and the date of birth with the patient: payers match them exactly. A correction means registering the patient again in Intake.</li>
+        <li>Ask the patient for an insurance card (or a photo of it) and add it in Intake, then check eligibility from the card.</li>
+        <li>If the patient has no coverage, treat the visit as self-pay.</li>
+      </ul>
     </div>
   );
 }

@@ -7,14 +7,18 @@ import { correctedCard, type CardCorrection } from '../eligibility/corrected-car
 import { FailureView } from '../eligibility/failure-view';
 import { SERVICE_TYPE_OPTIONS, filterServiceTypes, type ServiceTypeOption } from '../eligibility/service-type-options';
 import { SummaryView } from '../eligibility/summary-view';
+import { CHECK_RESULT_ID, scrollIntoMain, useAnswerReveal } from '../eligibility/use-answer-reveal';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { formatDob, formatWhen, patientName } from '../format';
 import { PhotoThumb } from '../intake/photo-thumb';
 import { objectKeyFromUrl } from '../intake/photo-file';
-import { useBridgeQuery, useGatheredEvent } from '../state/bridge-hooks';
+import { useBridge } from '../bridge/bridge-provider';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
+import { useWatchCheck } from '../state/check-notices';
 import { useDeskStatus } from '../state/desk-status';
 import { useNavigation, type Route } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
+import { usePayerPicker } from '../payers/use-payer-picker';
 import { CheckBadge, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { Combobox, type ComboOption } from '../ui/combobox';
@@ -23,7 +27,6 @@ import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { PatientPickerScreen } from '../ui/patient-picker-screen';
 import { ScreenTitle } from '../ui/screen-title';
 
-export const DESK_COLLECTIONS = ['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries'];
 const LAST_PROVIDER_KEY = 'coverdesk.lastProviderId';
 const CHECK_LABELS = { provider_id: 'Provider', clearinghouse_entity_id: 'Payer', service_type: 'Service type', insurance_card_id: 'Card' };
 const FIELD_CONTROLS: Partial<Record<FixableField, string>> = { provider_id: 'check-provider', clearinghouse_entity_id: 'check-payer', service_type: 'check-service-type' };
@@ -38,34 +41,19 @@ export function cardLabel(card: InsuranceCard, payer: string | undefined): strin
   return [card.member_id ? `Member id ${card.member_id}` : 'No member id', payer, `added ${formatWhen(card.created_at)}`].filter(Boolean).join(' · ');
 }
 
+/** A check or discovery still waiting for its answer. */
+function waiting(data: DeskPatientDetail | undefined): boolean {
+  return !!data && (data.checks.some((c) => c.status === 'pending') || data.discoveries.some((d) => d.status === 'pending'));
+}
+
 /**
  * The patient's detail, kept live: the sync worker, the local API and discoveries write while
- * the desk looks. Reads only when something of this patient may have changed (each read is
- * an audited view): one of their records, a new card/check/discovery, or sync progress while
- * any of theirs is still on its way.
+ * the desk looks. Each read is an audited view, so it is read when the screen opens and again
+ * only when something of this patient may have changed (bridge-invalidation.ts decides which
+ * events those are); while an answer is pending, a slow poll covers a host that missed one.
  */
 export function usePatientDetail(patientId: string) {
-  const detail = useBridgeQuery(() => window.coverdesk.desk.patient({ id: patientId }), patientId);
-  const data = detail.data;
-  const known = useMemo(
-    () => new Set([patientId, ...(data ? [...data.cards, ...data.checks, ...data.discoveries].map((r) => r.id) : [])]),
-    [patientId, data],
-  );
-  const travelling =
-    !data ||
-    [data.patient, ...data.cards, ...data.checks, ...data.discoveries].some((r) => r.sync && r.sync.state !== 'synced') ||
-    data.checks.some((c) => c.status === 'pending') ||
-    data.discoveries.some((d) => d.status === 'pending');
-  useGatheredEvent('records.changed', detail.reload, 150, (change) => known.has(change.id) || (DESK_COLLECTIONS.includes(change.collection) && change.collection !== 'patients'));
-  useGatheredEvent('sync.status', detail.reload, 500, () => travelling);
-  const waiting = data?.checks.some((c) => c.status === 'pending') || data?.discoveries.some((d) => d.status === 'pending');
-  // Events carry every change; a slow poll covers a host that missed one.
-  useEffect(() => {
-    if (!waiting) return;
-    const timer = setInterval(detail.reload, 4000);
-    return () => clearInterval(timer);
-  }, [waiting, detail.reload]);
-  return detail;
+  return useBridgeQuery('desk.patient', { id: patientId }, { view: true, poll: (data) => (waiting(data) ? 4000 : false) });
 }
 
 export function EligibilityScreen({ route }: { route: Extract<Route, { screen: 'eligibility' }> }) {
@@ -75,6 +63,8 @@ export function EligibilityScreen({ route }: { route: Extract<Route, { screen: '
 
 function PatientEligibility({ patientId, initialCardId, initialCheckId }: { patientId: string; initialCardId?: string; initialCheckId?: string }) {
   const { navigate } = useNavigation();
+  const bridge = useBridge();
+  const watchCheck = useWatchCheck();
   const detail = usePatientDetail(patientId);
   const { providers, entities } = useReferenceData();
   const { settings, sync } = useDeskStatus();
@@ -96,9 +86,16 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
   useEffect(() => {
     if (card && card.id !== cardId) setCardId(card.id);
   }, [card, cardId]);
+  const cardPayerId = card?.insurance_carrier_ids[0];
   useEffect(() => {
-    if (card?.insurance_carrier_ids[0]) setPayerId(card.insurance_carrier_ids[0]);
-  }, [card?.id]);
+    if (cardPayerId) setPayerId(cardPayerId);
+  }, [card?.id, cardPayerId]);
+  // The practice's usual visit (Settings), until the person picks another type.
+  const [serviceTypeTouched, setServiceTypeTouched] = useState(false);
+  const defaultServiceType = settings?.default_service_type ?? DEFAULT_SERVICE_TYPE;
+  useEffect(() => {
+    if (!serviceTypeTouched) setServiceType(defaultServiceType);
+  }, [defaultServiceType, serviceTypeTouched]);
   useEffect(() => {
     if (providerId || providers.length === 0) return;
     const remembered = settings?.default_provider_id ?? localStorage.getItem(LAST_PROVIDER_KEY);
@@ -109,6 +106,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
   const checks = data?.checks ?? [];
   const shown: Check | undefined = (shownCheckId && checks.find((c) => c.id === shownCheckId)) || checks.find((c) => c.insurance_card_id === card?.id);
   const shownCard = data?.cards.find((c) => c.id === shown?.insurance_card_id);
+  useAnswerReveal(shown, initialCheckId);
   const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
   const providerName = (id: string | undefined) => providers.find((p) => p.id === id)?.name;
 
@@ -120,7 +118,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
     setErrors(missing);
     setRunError(null);
     if (Object.keys(missing).length > 0 || !useCardId) return;
-    const result = await window.coverdesk.checks.create({ insurance_card_id: useCardId, provider_id: providerId, clearinghouse_entity_id: payerId, service_type: serviceType });
+    const result = await bridge.checks.create({ insurance_card_id: useCardId, provider_id: providerId, clearinghouse_entity_id: payerId, service_type: serviceType });
     if (!result.ok) {
       setErrors(plainFieldErrors(result.error, CHECK_LABELS));
       setRunError(formMessage(result.error));
@@ -128,12 +126,13 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
     }
     localStorage.setItem(LAST_PROVIDER_KEY, providerId);
     setShownCheckId(result.value.id);
+    if (data) watchCheck({ checkId: result.value.id, patientId, cardId: useCardId, patientLabel: patientName(data.patient) });
     detail.reload();
     // The answer replaces the form: a person reads the result next.
     requestAnimationFrame(() => {
-      const result = document.getElementById('check-result');
+      const result = document.getElementById(CHECK_RESULT_ID);
       result?.focus({ preventScroll: true });
-      result?.scrollIntoView({ block: 'start' });
+      if (result) scrollIntoMain(result);
     });
   };
 
@@ -154,7 +153,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
     try {
       let useCard = shownCard ?? card;
       if (useCard && Object.keys(corrections).length > 0) {
-        const created = await window.coverdesk.cards.create(correctedCard(useCard, patientId, corrections));
+        const created = await bridge.cards.create(correctedCard(useCard, patientId, corrections));
         if (!created.ok) {
           setRunError(`The correction was not saved: ${created.error.errors?.map((e) => e.message).join(' ') || created.error.message}`);
           return;
@@ -173,7 +172,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
     if (id) document.getElementById(id)?.focus();
   };
 
-  const entityOptions = useMemo(() => entities.map((e) => ({ value: e.id, label: e.name, detail: `Payer id ${e.payer_id}` })), [entities]);
+  const payerPicker = usePayerPicker(entities);
 
   if (detail.loading && !data) return <Loading label="Loading the patient…" />;
   if (!data) return <Notice tone="bad">{detail.error?.message ?? 'This patient could not be loaded.'}</Notice>;
@@ -233,16 +232,35 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
                 error={errors.provider_id}
                 hint={settings?.default_provider_id ? undefined : 'Set a default provider in Settings to have it chosen for you.'}
               />
-              <Combobox id="check-payer" label="Payer" placeholder="Type to search payers" options={entityOptions} value={payerId} onChange={setPayerId} error={errors.clearinghouse_entity_id} />
+              <Combobox
+                id="check-payer"
+                label="Payer"
+                placeholder="Type a name, an abbreviation (BCBS TX) or a payer id"
+                options={payerPicker.options}
+                filter={payerPicker.filter}
+                value={payerId}
+                onChange={setPayerId}
+                error={errors.clearinghouse_entity_id}
+                emptyHint="Not listed? Find the patient’s coverage with a discovery (button below)."
+              />
+              <p className="small muted">
+                Payer not listed, or not on the card?{' '}
+                <Button size="small" onClick={() => navigate({ screen: 'discovery', patientId, cardId: card?.id })}>
+                  Find coverage with a discovery
+                </Button>
+              </p>
               <Combobox
                 id="check-service-type"
                 label="Service type"
                 options={SERVICE_OPTIONS}
                 filter={filterServiceOptions}
                 value={serviceType}
-                onChange={(value) => setServiceType(value as ServiceType)}
+                onChange={(value) => {
+                  setServiceTypeTouched(true);
+                  setServiceType(value as ServiceType);
+                }}
                 error={errors.service_type}
-                hint="Common types come first; type words or an X12 code (e.g. 98) to search all 190."
+                hint={`Common types come first; type words or an X12 code (e.g. 98) to search all 190.${settings?.default_service_type ? '' : ' Set the practice’s usual visit in Settings to have it chosen for you.'}`}
               />
             </div>
             {card && (
@@ -326,6 +344,7 @@ interface CheckResultProps {
 }
 
 function CheckResult({ check, card, payerName, providerName, offline, busy, onRerun, onFocusField, onOpenIntake, onOpenSync }: CheckResultProps) {
+  const bridge = useBridge();
   const summary = useMemo(
     () => (check.status === 'success' ? summarizeBenefits({ benefits: check.benefits ?? [], service_type: check.service_type, card_plan_name: card?.plan_name }) : null),
     [check, card?.plan_name],
@@ -367,7 +386,7 @@ function CheckResult({ check, card, payerName, providerName, offline, busy, onRe
         <Button
           onClick={() => {
             // Who printed which record is audited; the print itself never waits on it.
-            void window.coverdesk.audit.record({ action: 'print', record_id: check.id });
+            void bridge.audit.record({ action: 'print', record_id: check.id });
             window.print();
           }}
         >

@@ -1,9 +1,11 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ClearinghouseEntity, ExtractedFields, InboxItem, Patient } from '../../../shared/contract';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { formatDob, patientName } from '../format';
+import { DuplicateOffer } from '../intake/duplicate-offer';
 import { InboxPicker } from '../intake/inbox-picker';
+import type { DuplicateCandidate } from '../../../shared/bridge/practice-view';
 import {
   CARD_FIELD_LABELS,
   CARD_TEXT_FIELDS,
@@ -20,14 +22,17 @@ import {
   type PatientFormValues,
 } from '../intake/intake-form';
 import { PhotoSlot, type PhotoValue } from '../intake/photo-slot';
-import { useBridgeQuery } from '../state/bridge-hooks';
+import { useBridge } from '../bridge/bridge-provider';
 import { useNavigation } from '../state/navigation';
+import { useReferenceData } from '../state/reference-data';
 import { Button } from '../ui/button';
+import { usePayerPicker } from '../payers/use-payer-picker';
 import { Combobox } from '../ui/combobox';
 import { TextField } from '../ui/field';
 import { Loading, Notice, Panel } from '../ui/notice';
 import { PatientSearch } from '../ui/patient-search';
 import { ScreenTitle } from '../ui/screen-title';
+import { DateOfBirthField } from '../ui/date-of-birth-field';
 
 type Reading = { state: 'idle' } | { state: 'reading' } | { state: 'done'; review: number } | { state: 'failed'; message: string };
 
@@ -40,12 +45,16 @@ const CARD_HINTS: Partial<Record<CardFormField, string>> = {
 /** Find or register the patient, capture the card, check what was read, save. */
 export function IntakeScreen({ patientId }: { patientId?: string }) {
   const { navigate } = useNavigation();
+  const bridge = useBridge();
   const [mode, setMode] = useState<'new' | 'existing'>(patientId ? 'existing' : 'new');
   const [chosen, setChosen] = useState<ChosenPatient | null>(null);
   const [patient, setPatient] = useState<PatientFormValues>(EMPTY_PATIENT);
   const [patientErrors, setPatientErrors] = useState<FieldMessages>({});
   // Once registered, saving again (after fixing a card field) must not register a twin.
   const [created, setCreated] = useState<ChosenPatient | null>(null);
+  // One patient, one record: who may already be this person, asked before registering.
+  const [duplicates, setDuplicates] = useState<DuplicateCandidate[] | null>(null);
+  const [notDuplicate, setNotDuplicate] = useState(false);
 
   const [front, setFront] = useState<PhotoValue | null>(null);
   const [back, setBack] = useState<PhotoValue | null>(null);
@@ -59,13 +68,15 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   const [saving, setSaving] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
 
-  const entities = useBridgeQuery(() => window.coverdesk.clearinghouseEntities.list({ limit: 100 }), 'entities');
-  const entityList: ClearinghouseEntity[] = useMemo(() => entities.data?.data ?? [], [entities.data]);
+  // Every payer the desk knows (the directory runs to over a thousand), as on Eligibility.
+  const entityList: ClearinghouseEntity[] = useReferenceData().entities;
+  const payerPicker = usePayerPicker(entityList);
 
+  // The patient comes from the route or from a scan: a one-off read into the form's state.
   useEffect(() => {
     if (!patientId) return;
-    void window.coverdesk.patients.get({ id: patientId }).then((result) => result.ok && setChosen(result.value));
-  }, [patientId]);
+    void bridge.patients.get({ id: patientId }).then((result) => result.ok && setChosen(result.value));
+  }, [bridge, patientId]);
 
   // The reading answers later: it must fill in the form as it is then, not as it was asked.
   const latest = useRef({ card, touched, entityList });
@@ -85,7 +96,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     if (!frontKey || inboxItem) return;
     let current = true;
     setReading({ state: 'reading' });
-    void window.coverdesk.extractions.preview({ front_photo_object_key: frontKey, ...(backKey ? { back_photo_object_key: backKey } : {}) }).then((result) => {
+    void bridge.extractions.preview({ front_photo_object_key: frontKey, ...(backKey ? { back_photo_object_key: backKey } : {}) }).then((result) => {
       if (!current) return;
       if (!result.ok) {
         setReading({ state: 'failed', message: result.error.code === 'internal_error' ? 'Reading cards is not available right now: type the fields in from the card.' : result.error.message });
@@ -98,7 +109,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     return () => {
       current = false;
     };
-  }, [frontKey, backKey, inboxItem]);
+  }, [bridge, frontKey, backKey, inboxItem]);
 
   const useInboxItem = (item: InboxItem) => {
     setInboxItem(item);
@@ -107,7 +118,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     if (item.extraction_fields) setReading({ state: 'done', review: applyExtraction(item.extraction_fields) });
     if (item.patient_id) {
       setMode('existing');
-      void window.coverdesk.patients.get({ id: item.patient_id }).then((result) => result.ok && setChosen(result.value));
+      void bridge.patients.get({ id: item.patient_id }).then((result) => result.ok && setChosen(result.value));
     } else if (item.patient_first_name || item.patient_last_name) {
       setMode('new');
       setPatient((values) => ({
@@ -150,7 +161,16 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
       }
       if (!owner) {
         if (!checked?.ok) return;
-        const result = await window.coverdesk.patients.create(checked.input);
+        if (!notDuplicate) {
+          const memberId = card.member_id.trim();
+          const found = await bridge.patients.findDuplicates({ ...checked.input, ...(memberId ? { member_id: memberId } : {}) });
+          if (found.ok && found.value.data.length > 0) {
+            setDuplicates(found.value.data);
+            setFormError('This person may already be registered: use the existing patient above, or say they are someone else.');
+            return;
+          }
+        }
+        const result = await bridge.patients.create(checked.input);
         if (!result.ok) {
           setPatientErrors(plainFieldErrors(result.error, PATIENT_FIELD_LABELS));
           setFormError(formMessage(result.error));
@@ -160,13 +180,13 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         setCreated(owner);
         setPatientErrors({});
       }
-      const result = await window.coverdesk.cards.create(cardCreateInput(owner.id, card, { front: front?.object_key, back: back?.object_key }));
+      const result = await bridge.cards.create(cardCreateInput(owner.id, card, { front: front?.object_key, back: back?.object_key }));
       if (!result.ok) {
         setCardErrors(plainFieldErrors(result.error, CARD_FIELD_LABELS));
         setFormError(formMessage(result.error));
         return;
       }
-      if (inboxItem) await window.coverdesk.inbox.resolve({ id: inboxItem.id, state: 'used', insurance_card_id: result.value.id });
+      if (inboxItem) await bridge.inbox.resolve({ id: inboxItem.id, state: 'used', insurance_card_id: result.value.id });
       navigate({ screen: 'eligibility', patientId: owner.id, cardId: result.value.id });
     } finally {
       setSaving(false);
@@ -218,23 +238,28 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
               </Button>
             )}
           </div>
+        ) : duplicates && mode === 'new' ? (
+          <DuplicateOffer
+            candidates={duplicates}
+            onUse={(c) => {
+              setMode('existing');
+              setChosen({ id: c.patient_id, first_name: c.first_name, last_name: c.last_name, date_of_birth: c.date_of_birth });
+              setDuplicates(null);
+              setFormError(null);
+            }}
+            onNew={() => {
+              setNotDuplicate(true);
+              setDuplicates(null);
+              setFormError(null);
+            }}
+          />
         ) : mode === 'existing' ? (
           <PatientSearch id="intake-patient-search" label="Find the patient" onPick={(row: DeskPatientRow) => setChosen({ id: row.patient_id, first_name: row.first_name, last_name: row.last_name, date_of_birth: row.date_of_birth })} />
         ) : (
           <div className="grid-3">
             <TextField id="first_name" label="First name" autoComplete="off" value={patient.first_name} error={patientErrors.first_name} onChange={(v) => setPatient((p) => ({ ...p, first_name: v }))} />
             <TextField id="last_name" label="Last name" autoComplete="off" value={patient.last_name} error={patientErrors.last_name} onChange={(v) => setPatient((p) => ({ ...p, last_name: v }))} />
-            <TextField
-              id="date_of_birth"
-              label="Date of birth"
-              autoComplete="off"
-              inputMode="numeric"
-              placeholder="MM/DD/YYYY"
-              hint="Month, day, year: 03/07/1984."
-              value={patient.date_of_birth}
-              error={patientErrors.date_of_birth}
-              onChange={(v) => setPatient((p) => ({ ...p, date_of_birth: v }))}
-            />
+            <DateOfBirthField id="date_of_birth" value={patient.date_of_birth} error={patientErrors.date_of_birth} onChange={(v) => setPatient((p) => ({ ...p, date_of_birth: v }))} />
           </div>
         )}
       </Panel>
@@ -262,7 +287,8 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
           id="payer_id"
           label="Payer"
           placeholder="Type to search payers"
-          options={entityList.map((e) => ({ value: e.id, label: e.name, detail: `Payer id ${e.payer_id}` }))}
+          options={payerPicker.options}
+          filter={payerPicker.filter}
           value={card.payer_id}
           onChange={(v) => setCardField('payer_id', v)}
           error={cardErrors.insurance_carrier_ids ?? cardErrors.payer_id}

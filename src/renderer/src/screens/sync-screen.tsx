@@ -1,43 +1,46 @@
 import { useState } from 'react';
 import type { SyncItem } from '../../../shared/bridge/desk-contract';
-import type { SyncState } from '../../../shared/contract';
-import { SYNC_STATE_LABELS, formatWhen } from '../format';
-import { useBridgeQuery, useRecordsChanged, useSyncStatusChanged } from '../state/bridge-hooks';
+import { SyncState } from '../../../shared/contract';
+import { SYNC_PHASE_LABELS, syncPhase, type SyncPhase } from '../../../shared/bridge/sync-phase';
+import { formatWhen } from '../format';
+import { useBridge } from '../bridge/bridge-provider';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { useDeskStatus } from '../state/desk-status';
 import { Badge, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
+import { PracticePanel } from '../sync/practice-panel';
 
 const ATTENTION: SyncState[] = ['failed', 'needs_review', 'blocked'];
 const WAITING: SyncState[] = ['queued', 'sending'];
-const COUNT_ORDER: SyncState[] = ['queued', 'sending', 'failed', 'blocked', 'needs_review', 'synced'];
+const PHASE_ORDER: SyncPhase[] = ['sending', 'needs_you', 'waiting', 'sent'];
 
 /** Where the outbox stands, and what a person must decide: retry or discard each failed item. */
 export function SyncScreen() {
+  const bridge = useBridge();
   const { sync, reload } = useDeskStatus();
-  const attention = useBridgeQuery(() => window.coverdesk.sync.list({ states: ATTENTION }), 'sync-attention');
-  const waiting = useBridgeQuery(() => window.coverdesk.sync.list({ states: WAITING }), 'sync-waiting');
+  // Sync progress and changed records refresh both lists: see bridge-invalidation.ts.
+  const attention = useBridgeQuery('sync.list', { states: ATTENTION });
+  const waiting = useBridgeQuery('sync.list', { states: WAITING });
   const refresh = () => {
     attention.reload();
     waiting.reload();
   };
-  useSyncStatusChanged(refresh, 500);
-  useRecordsChanged(['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries', 'extractions', 'photos'], refresh, 300);
 
   const [discarding, setDiscarding] = useState<SyncItem | null>(null);
   const [message, setMessage] = useState<{ tone: 'ok' | 'bad'; text: string } | null>(null);
 
   const retry = async (item: SyncItem) => {
-    const result = await window.coverdesk.sync.retry({ id: item.id });
+    const result = await bridge.sync.retry({ id: item.id });
     setMessage(result.ok ? { tone: 'ok', text: `“${item.description}” will be sent again.` } : { tone: 'bad', text: result.error.message });
     refresh();
     reload();
   };
   const discard = async (item: SyncItem) => {
     setDiscarding(null);
-    const result = await window.coverdesk.sync.discard({ id: item.id });
+    const result = await bridge.sync.discard({ id: item.id });
     setMessage(result.ok ? { tone: 'ok', text: `“${item.description}” was discarded: it will not be sent.` } : { tone: 'bad', text: result.error.message });
     refresh();
     reload();
@@ -70,10 +73,10 @@ export function SyncScreen() {
                 {sync.worker !== 'running' && <Badge tone="warn">Sending is {sync.worker === 'paused' ? 'paused' : 'not running'}</Badge>}
               </div>
               <div className="counts" data-testid="sync-counts">
-                {COUNT_ORDER.map((state) => (
-                  <div key={state} className="count">
-                    <p className="count__value">{sync.counts[state]}</p>
-                    <p className="small muted">{SYNC_STATE_LABELS[state]}</p>
+                {PHASE_ORDER.map((phase) => (
+                  <div key={phase} className="count">
+                    <p className="count__value">{SyncState.options.filter((state) => syncPhase(state) === phase).reduce((sum, state) => sum + sync.counts[state], 0)}</p>
+                    <p className="small muted">{SYNC_PHASE_LABELS[phase]}</p>
                   </div>
                 ))}
               </div>
@@ -81,6 +84,8 @@ export function SyncScreen() {
           )}
         </Panel>
       )}
+
+      <PracticePanel />
 
       {message && (
         <Notice tone={message.tone} live>
@@ -101,8 +106,7 @@ export function SyncScreen() {
                   <p>
                     <strong>{item.description}</strong> <SyncBadge state={item.state} />
                   </p>
-                  {item.last_error && item.state !== 'blocked' && <p>The service said: {item.last_error.message}</p>}
-                  {item.state === 'blocked' && <p className="small muted">Waiting for an item it depends on: fix or discard that one first.</p>}
+                  <p>{item.reason}</p>
                   <p className="small muted">
                     {item.attempts} {item.attempts === 1 ? 'attempt' : 'attempts'} · last change {formatWhen(item.updated_at)}
                   </p>
@@ -130,7 +134,10 @@ export function SyncScreen() {
           <ul className="plain-list stack">
             {waiting.data?.data.slice(0, 100).map((item) => (
               <li key={item.id} className="timeline__item">
-                <span>{item.description}</span>
+                <span>
+                  {item.description}
+                  <span className="small muted"> · {item.reason}</span>
+                </span>
                 <span className="row">
                   <SyncBadge state={item.state} />
                   <span className="small muted">since {formatWhen(item.created_at)}</span>

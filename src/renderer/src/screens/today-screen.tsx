@@ -1,54 +1,55 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
-import { formatDob, formatWhen, patientName, startOfLocalDay } from '../format';
-import { useBridgeQuery, useRecordsChanged, useSyncStatusChanged } from '../state/bridge-hooks';
+import type { WorklistRow } from '../../../shared/bridge/appointment-contract';
+import { formatDob, formatWhen, localDate, patientName, startOfLocalDay } from '../format';
+import { formatTime, WORKLIST_STATUS } from '../schedule/worklist-labels';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { useNavigation } from '../state/navigation';
+import { useSettled } from '../state/use-settled';
 import { todayMatches, visibleRange } from '../today/today-rows';
-import { EligibilityBadgeView, SyncBadge } from '../ui/badge';
+import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { EmptyState, Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 
 const ROW_HEIGHT = 64;
-const DESK_COLLECTIONS = ['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries'];
+const NO_ROWS: DeskPatientRow[] = [];
 
 /** Patients seen today and where their eligibility stands; search reaches every patient. */
 export function TodayScreen() {
   const { navigate } = useNavigation();
-  const today = useBridgeQuery(() => window.coverdesk.desk.today({ since: startOfLocalDay() }), 'today');
-  useRecordsChanged(DESK_COLLECTIONS, today.reload, 250);
-  // A record synced or failed changes a row's marker without changing the record; the sync
-  // worker reports often while it works, so these are gathered up too.
-  useSyncStatusChanged(today.reload);
+  // Host events (a desk record changed, sync progress) refresh it: see bridge-invalidation.ts.
+  const today = useBridgeQuery('desk.today', { since: startOfLocalDay() });
+  // Today's appointments (the Schedule screen): the time and the worklist status beside each patient who has one.
+  const schedule = useBridgeQuery('appointments.worklist', { date: localDate() });
+  const appointmentOf = useMemo(() => {
+    const byPatient = new Map<string, WorklistRow>();
+    for (const row of schedule.data?.rows ?? []) if (row.appointment.patient_id && !byPatient.has(row.appointment.patient_id)) byPatient.set(row.appointment.patient_id, row);
+    return byPatient;
+  }, [schedule.data]);
 
   const [query, setQuery] = useState('');
-  const [others, setOthers] = useState<DeskPatientRow[]>([]);
-  const [searching, setSearching] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
 
   // Beyond today's list: everyone on this computer, asked of the host after a short pause.
-  useEffect(() => {
-    const text = query.trim();
-    setOthers([]);
-    if (!text) return;
-    let current = true;
-    setSearching(true);
-    const timer = setTimeout(() => {
-      void window.coverdesk.desk.findPatients({ query: text, limit: 50 }).then((result) => {
-        if (!current) return;
-        setSearching(false);
-        if (result.ok) setOthers(result.value.data);
-      });
-    }, 200);
-    return () => {
-      current = false;
-      clearTimeout(timer);
-      setSearching(false);
-    };
-  }, [query]);
+  const text = query.trim();
+  const settled = useSettled(text, 200);
+  const found = useBridgeQuery('desk.findPatients', text && settled === text ? { query: text, limit: 50 } : null);
+  const searching = text !== '' && (settled !== text || found.loading);
+  const others = useMemo(() => (text && settled === text ? (found.data?.data ?? NO_ROWS) : NO_ROWS), [text, settled, found.data]);
 
   const rows = useMemo(() => todayMatches(today.data?.data ?? [], query, others), [today.data, query, others]);
   const open = (row: DeskPatientRow) => navigate({ screen: 'eligibility', patientId: row.patient_id });
+
+  // Enter pressed before the list (or the host's search) has answered: remembered for this
+  // query, and the first match opens once the answer is in.
+  const [enterFor, setEnterFor] = useState<string | null>(null);
+  const answering = (today.loading && !today.data) || searching;
+  useEffect(() => {
+    if (enterFor === null || answering) return;
+    setEnterFor(null);
+    if (enterFor === query && rows.length > 0) navigate({ screen: 'eligibility', patientId: rows[0].patient_id });
+  }, [enterFor, answering, query, rows, navigate]);
 
   useEffect(() => searchRef.current?.focus(), []);
   // "/" jumps to search, as in most desk software.
@@ -96,6 +97,9 @@ export function TodayScreen() {
             if (event.key === 'ArrowDown' && rows.length > 0) {
               event.preventDefault();
               listRef.current?.focus();
+            } else if (event.key === 'Enter' && answering) {
+              event.preventDefault();
+              setEnterFor(query);
             } else if (event.key === 'Enter' && rows.length > 0) {
               event.preventDefault();
               open(rows[0]);
@@ -124,7 +128,7 @@ export function TodayScreen() {
           )}
         </div>
       ) : (
-        <PatientList rows={rows} onOpen={open} listRef={listRef} resetKey={query} />
+        <PatientList rows={rows} onOpen={open} listRef={listRef} resetKey={query} appointmentOf={appointmentOf} />
       )}
     </div>
   );
@@ -135,13 +139,14 @@ interface PatientListProps {
   onOpen(row: DeskPatientRow): void;
   listRef: RefObject<HTMLDivElement | null>;
   resetKey: string;
+  appointmentOf: Map<string, WorklistRow>;
 }
 
 /**
  * Only the rows in view (plus a few) are in the page: 10,000 patients scroll as smoothly as
  * ten. The list is one focusable listbox; arrows, Page Up/Down, Home/End move, Enter opens.
  */
-function PatientList({ rows, onOpen, listRef, resetKey }: PatientListProps) {
+function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: PatientListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
@@ -231,6 +236,7 @@ function PatientList({ rows, onOpen, listRef, resetKey }: PatientListProps) {
               >
                 <span className="today-row__name">
                   {patientName(row)} <SyncBadge state={row.sync_state} />
+                  <AppointmentTag row={appointmentOf.get(row.patient_id)} />
                 </span>
                 <span className="today-row__cell">{formatDob(row.date_of_birth)}</span>
                 <span className="today-row__cell mono">{row.member_id ?? <span className="muted">No card</span>}</span>
@@ -245,5 +251,16 @@ function PatientList({ rows, onOpen, listRef, resetKey }: PatientListProps) {
         </div>
       </div>
     </>
+  );
+}
+
+/** The patient's appointment today: its time and the one status the worklist gives it. */
+function AppointmentTag({ row }: { row: WorklistRow | undefined }) {
+  if (!row) return null;
+  const status = WORKLIST_STATUS[row.status];
+  return (
+    <span className="today-row__appointment" data-testid="today-appointment">
+      <span className="mono">{formatTime(row.appointment.time)}</span> <Badge tone={status.tone}>{status.label}</Badge>
+    </span>
   );
 }

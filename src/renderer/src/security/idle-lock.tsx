@@ -1,6 +1,11 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { IDLE_LOCK_DEFAULT_MINUTES } from '../../../shared/bridge/security-contract';
+import { IDLE_LOCK_DEFAULT_MINUTES, type LockStatus } from '../../../shared/bridge/security-contract';
+import { useBridge } from '../bridge/bridge-provider';
+import { setBridgeData } from '../bridge/query-client';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { createIdleTimer, type IdleTimer } from './idle-timer';
+import { PinUnlock } from './pin-unlock';
 import './idle-lock.css';
 
 export type LockReason = 'idle' | 'system_lock' | 'system_suspend' | 'manual';
@@ -37,22 +42,32 @@ const REASONS: Record<LockReason, (minutes: number) => string> = {
  * intake survives the lock; the window title is neutral while locked.
  */
 export function IdleLock({ children }: { children: ReactNode }) {
-  const [minutes, setMinutesState] = useState(IDLE_LOCK_DEFAULT_MINUTES);
+  const bridge = useBridge();
+  const queries = useQueryClient();
+  const minutes = useBridgeQuery('idleLock.get', {}).data?.minutes ?? IDLE_LOCK_DEFAULT_MINUTES;
   const [reason, setReason] = useState<LockReason | null>(null);
   const timer = useRef<IdleTimer | null>(null);
-  const lock = useCallback((why: LockReason) => setReason((current) => current ?? why), []);
-
+  // With a PIN the lock is the host's: it refuses everything else until the PIN is given.
+  const pin = useBridgeQuery('lock.status', {}).data;
+  const pinSet = pin?.pin_set === true;
+  const lock = useCallback(
+    (why: LockReason) => {
+      setReason((current) => current ?? why);
+      if (pinSet) void bridge.lock.engage({}).then((result) => result.ok && setBridgeData(queries, 'lock.status', {}, result.value));
+    },
+    [pinSet, bridge, queries],
+  );
+  // Opened (or reloaded) while the host is locked: show the lock at once.
   useEffect(() => {
-    let cancelled = false;
-    void window.coverdesk.idleLock.get({}).then((result) => {
-      if (!cancelled && result.ok) setMinutesState(result.value.minutes);
-    });
-    const off = window.coverdesk.on('session.locked', (payload) => lock(payload.reason));
-    return () => {
-      cancelled = true;
-      off();
-    };
-  }, [lock]);
+    if (pin?.locked) setReason((current) => current ?? 'manual');
+  }, [pin?.locked]);
+  const unlocked = useCallback(() => {
+    setReason(null);
+    // What was refused while locked is read again now.
+    void queries.invalidateQueries();
+  }, [queries]);
+
+  useEffect(() => bridge.on('session.locked', (payload) => lock(payload.reason)), [bridge, lock]);
 
   useEffect(() => {
     if (reason !== null) return;
@@ -83,19 +98,19 @@ export function IdleLock({ children }: { children: ReactNode }) {
     () => ({
       minutes,
       async setMinutes(next) {
-        const result = await window.coverdesk.idleLock.update({ minutes: next });
+        const result = await bridge.idleLock.update({ minutes: next });
         if (!result.ok) return result.error.errors?.[0]?.message ?? result.error.message;
-        setMinutesState(result.value.minutes);
+        setBridgeData(queries, 'idleLock.get', {}, result.value);
         return null;
       },
       lockNow: () => lock('manual'),
     }),
-    [minutes, lock],
+    [minutes, lock, bridge, queries],
   );
 
   return (
     <IdleLockContext.Provider value={controls}>
-      <IdleLockView reason={reason} minutes={minutes} onUnlock={() => setReason(null)}>
+      <IdleLockView reason={reason} minutes={minutes} pin={pinSet ? pin : null} onUnlock={unlocked}>
         {children}
       </IdleLockView>
     </IdleLockContext.Provider>
@@ -103,7 +118,7 @@ export function IdleLock({ children }: { children: ReactNode }) {
 }
 
 /** What the lock shows; separate so it can be rendered (and checked) without timers. */
-export function IdleLockView(props: { reason: LockReason | null; minutes: number; onUnlock(): void; children: ReactNode }) {
+export function IdleLockView(props: { reason: LockReason | null; minutes: number; pin?: LockStatus | null; onUnlock(): void; children: ReactNode }) {
   const locked = props.reason !== null;
   return (
     <>
@@ -114,10 +129,19 @@ export function IdleLockView(props: { reason: LockReason | null; minutes: number
         <div className="idle-lock" role="dialog" aria-modal="true" aria-labelledby="idle-lock-title">
           <div className="idle-lock__panel">
             <h1 id="idle-lock-title">Coverdesk is locked</h1>
-            <p>{REASONS[props.reason!](props.minutes)} Patient information is hidden until someone at the desk continues.</p>
-            <button type="button" className="button button--primary" autoFocus onClick={props.onUnlock}>
-              Continue working
-            </button>
+            {props.pin ? (
+              <>
+                <p>{REASONS[props.reason!](props.minutes)} Patient information is hidden until the workstation PIN is entered.</p>
+                <PinUnlock status={props.pin} onUnlocked={props.onUnlock} />
+              </>
+            ) : (
+              <>
+                <p>{REASONS[props.reason!](props.minutes)} Patient information is hidden until someone at the desk continues.</p>
+                <button type="button" className="button button--primary" autoFocus onClick={props.onUnlock}>
+                  Continue working
+                </button>
+              </>
+            )}
           </div>
         </div>
       )}

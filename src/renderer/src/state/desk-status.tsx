@@ -1,6 +1,6 @@
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import type { DeskSettings, SyncStatus } from '../../../shared/bridge/desk-contract';
-import { useBridgeEvent } from './bridge-hooks';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
 
 /** What every screen may need to know: sandbox or upstream, online or not, the settings. */
 export interface DeskStatus {
@@ -16,25 +16,19 @@ export function useDeskStatus(): DeskStatus {
   return useContext(DeskStatusContext);
 }
 
+// The host's `sync.status` event carries every change (the query layer writes it into this
+// query); the slow poll only catches a host that is missing the worker.
+const POLL_MS = 15_000;
+
 export function DeskStatusProvider({ children }: { children: ReactNode }) {
-  const [sync, setSync] = useState<SyncStatus | null>(null);
-  const [settings, setSettings] = useState<DeskSettings | null>(null);
-
+  const { data: sync, reload: reloadSync } = useBridgeQuery('sync.status', {}, { poll: POLL_MS });
+  const { data: settings, reload: reloadSettings } = useBridgeQuery('settings.get', {}, { poll: POLL_MS });
   const reload = useCallback(() => {
-    void window.coverdesk.sync.status({}).then((result) => result.ok && setSync(result.value));
-    void window.coverdesk.settings.get({}).then((result) => result.ok && setSettings(result.value));
-  }, []);
-
-  useEffect(() => {
-    reload();
-    // The event carries every change; this only catches a host that is missing the worker.
-    const timer = setInterval(reload, 15_000);
-    return () => clearInterval(timer);
-  }, [reload]);
-
-  useBridgeEvent('sync.status', setSync);
-
-  return <DeskStatusContext.Provider value={{ sync, settings, reload }}>{children}</DeskStatusContext.Provider>;
+    reloadSync();
+    reloadSettings();
+  }, [reloadSync, reloadSettings]);
+  const status = useMemo(() => ({ sync, settings, reload }), [sync, settings, reload]);
+  return <DeskStatusContext.Provider value={status}>{children}</DeskStatusContext.Provider>;
 }
 
 /** Sandbox mode unless the host says otherwise: sync knows first, settings as a fallback. */

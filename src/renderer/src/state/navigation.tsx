@@ -7,7 +7,9 @@ export type Route =
   | { screen: 'eligibility'; patientId?: string; cardId?: string; checkId?: string }
   | { screen: 'discovery'; patientId?: string; cardId?: string }
   | { screen: 'sync' }
-  | { screen: 'settings' };
+  | { screen: 'settings' }
+  | { screen: 'audit' }
+  | { screen: 'schedule' };
 
 export type ScreenName = Route['screen'];
 
@@ -18,6 +20,8 @@ export const SCREENS: { screen: ScreenName; label: string; key: string }[] = [
   { screen: 'discovery', label: 'Discovery', key: '4' },
   { screen: 'sync', label: 'Sync', key: '5' },
   { screen: 'settings', label: 'Settings', key: '6' },
+  { screen: 'audit', label: 'Audit log', key: '7' },
+  { screen: 'schedule', label: 'Schedule', key: '8' },
 ];
 
 export interface Navigation {

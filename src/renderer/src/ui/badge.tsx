@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { EligibilityBadge } from '../../../shared/bridge/desk-contract';
 import { eligibilityBadge } from '../../../shared/bridge/desk-eligibility';
 import type { Check, Status, SyncState } from '../../../shared/contract';
-import { SYNC_STATE_LABELS } from '../format';
+import { SYNC_PHASE_LABELS, syncPhase, type SyncPhase } from '../../../shared/bridge/sync-phase';
 
 type Tone = 'ok' | 'bad' | 'warn' | 'info' | 'neutral' | 'outline';
 
@@ -40,17 +40,14 @@ export function StatusBadge({ status }: { status: Status }) {
   return <Badge tone={tone}>{label}</Badge>;
 }
 
-const SYNC_TONES: Record<SyncState, Tone> = {
-  queued: 'outline',
-  sending: 'info',
-  synced: 'neutral',
-  failed: 'bad',
-  blocked: 'warn',
-  needs_review: 'warn',
-};
+const PHASE_TONES: Record<SyncPhase, Tone> = { sending: 'outline', needs_you: 'bad', waiting: 'warn', sent: 'neutral' };
 
-/** Nothing for synced records: only what still needs the network (or a person) is marked. */
+/**
+ * Nothing for synced records: only what still needs the network (or a person) is marked, in
+ * the three states a desk tells apart (sync-phase.ts): Sending, Needs you, Waiting for another item.
+ */
 export function SyncBadge({ state }: { state: SyncState | undefined }) {
   if (!state || state === 'synced') return null;
-  return <Badge tone={SYNC_TONES[state]}>{SYNC_STATE_LABELS[state]}</Badge>;
+  const phase = syncPhase(state);
+  return <Badge tone={PHASE_TONES[phase]}>{SYNC_PHASE_LABELS[phase]}</Badge>;
 }

@@ -22,6 +22,8 @@ interface ComboboxProps {
   review?: string;
   /** Rendered at most, so a 190-entry list stays instant. */
   maxShown?: number;
+  /** Said after "Nothing matches": where to go when what is sought is not in the list. */
+  emptyHint?: string;
 }
 
 function defaultFilter(query: string, options: readonly ComboOption[]): ComboOption[] {
@@ -36,7 +38,7 @@ function defaultFilter(query: string, options: readonly ComboOption[]): ComboOpt
  * A searchable choice (ARIA 1.2 combobox): type to filter, arrows to move, Enter to pick,
  * Escape to put back what was chosen. The chosen option's label shows when not typing.
  */
-export function Combobox({ id, label, options, value, onChange, filter = defaultFilter, placeholder, hint, error, review, maxShown = 60 }: ComboboxProps) {
+export function Combobox({ id, label, options, value, onChange, filter = defaultFilter, placeholder, hint, error, review, maxShown = 60, emptyHint }: ComboboxProps) {
   const listId = useId();
   const selected = options.find((o) => o.value === value);
   const [query, setQuery] = useState<string | null>(null);
@@ -140,7 +142,7 @@ export function Combobox({ id, label, options, value, onChange, filter = default
           ))}
           {shown.length === 0 && (
             <li role="option" aria-selected={false} aria-disabled="true" className="combobox__empty">
-              Nothing matches “{query}”.
+              Nothing matches “{query}”.{emptyHint && ` ${emptyHint}`}
             </li>
           )}
           {matches.length > shown.length && (

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Button } from './button';
 
 interface ConfirmDialogProps {
@@ -14,6 +14,8 @@ interface ConfirmDialogProps {
 export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const cancelRef = useRef<HTMLButtonElement>(null);
+  // Several dialogs may sit in one screen (closed ones stay in the page): ids of their own.
+  const id = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -28,16 +30,16 @@ export function ConfirmDialog({ open, title, message, confirmLabel, onConfirm, o
     <dialog
       ref={ref}
       className="confirm"
-      aria-labelledby="confirm-title"
-      aria-describedby="confirm-message"
+      aria-labelledby={`${id}-title`}
+      aria-describedby={`${id}-message`}
       onCancel={(event) => {
         event.preventDefault();
         onCancel();
       }}
     >
       <div className="stack">
-        <h2 id="confirm-title">{title}</h2>
-        <p id="confirm-message">{message}</p>
+        <h2 id={`${id}-title`}>{title}</h2>
+        <p id={`${id}-message`}>{message}</p>
         <div className="row row--end">
           <Button ref={cancelRef} onClick={onCancel}>
             Cancel

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BRIDGE_METHOD_NAMES, BRIDGE_METHODS } from '../../../../src/shared/bridge/contract';
-import { dispatchBridgeCall } from '../../../../src/main/bridge/dispatch';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { makePng } from '../../../support/images';
+import { BRIDGE_METHOD_NAMES, BRIDGE_METHODS } from '@src/shared/bridge/contract';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
 
 let fx: HostFixture;
 beforeEach(() => {

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseFromFutureError, findMigrationsDir, openDatabase } from '../../../../src/main/db/open-database';
-import { makeTempDir } from '../../../support/temp-dir';
+import { DatabaseFromFutureError, findMigrationsDir, inTransactionWithoutFsync, openDatabase } from '@src/main/db/open-database';
+import { makeTempDir } from '@test/support/temp-dir';
 
 const temps: { cleanup(): void }[] = [];
 function tempFile() {
@@ -55,5 +55,18 @@ describe('openDatabase', () => {
     raw.prepare("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('from-the-future', 1)").run();
     raw.close();
     expect(() => openDatabase({ file })).toThrow(DatabaseFromFutureError);
+  });
+
+  it('commits bookkeeping without fsync, then restores FULL; inside an open transaction it is a savepoint of it', () => {
+    const { db, sqlite, close } = openDatabase({ file: tempFile() });
+    const insert = (id: string) => () => sqlite.prepare("INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, 'A', 'B', '1980-01-01', 'x')").run(id);
+    inTransactionWithoutFsync(db, insert('pat_1'));
+    expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
+    sqlite.exec('BEGIN');
+    inTransactionWithoutFsync(db, insert('pat_2'));
+    sqlite.exec('ROLLBACK');
+    expect((sqlite.prepare('SELECT id FROM patients').all() as { id: string }[]).map((r) => r.id)).toEqual(['pat_1']);
+    expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
+    close();
   });
 });

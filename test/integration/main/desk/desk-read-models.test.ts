@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatchBridgeCall } from '../../../../src/main/bridge/dispatch';
-import type { Benefit } from '../../../../src/shared/contract';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
+import type { Benefit } from '@src/shared/contract';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 
 let fx: HostFixture;
 beforeEach(() => {

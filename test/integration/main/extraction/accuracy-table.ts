@@ -1,4 +1,4 @@
-import { EXTRACTED_FIELDS, type ExtractedFieldName, type ExtractedFields } from '../../../../src/shared/contract';
+import { EXTRACTED_FIELDS, type ExtractedFieldName, type ExtractedFields } from '@src/shared/contract';
 import type { CardTruth } from '../../../../scripts/generate-cards';
 
 /** What counts as right: ids exactly; names and plans ignoring case, spacing and punctuation. */

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCardSet, type GeneratedCard } from '../../../../scripts/generate-cards';
-import { createExtractionEngine, type ExtractionEngine } from '../../../../src/main/extraction/extraction-engine';
-import { SEED_CLEARINGHOUSE_ENTITIES } from '../../../../src/main/sandbox/seed-data';
-import type { ExtractedFieldName, ExtractedFields } from '../../../../src/shared/contract';
-import { makeTempDir } from '../../../support/temp-dir';
+import { createExtractionEngine, type ExtractionEngine } from '@src/main/extraction/extraction-engine';
+import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
+import type { ExtractedFieldName, ExtractedFields } from '@src/shared/contract';
+import { makeTempDir } from '@test/support/temp-dir';
 import { formatTable, isRight, scoreFields } from './accuracy-table';
 
 /** The bar: ids and Rx fields exact on 95% of cards, names 90%, payer matched 90%. */

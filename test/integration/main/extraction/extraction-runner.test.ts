@@ -3,19 +3,19 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateCards, type GeneratedCard } from '../../../../scripts/generate-cards';
-import { extractions } from '../../../../src/main/db/schema';
-import { createExtractionEngine, type ExtractionEngine } from '../../../../src/main/extraction/extraction-engine';
-import { ExtractionFailure } from '../../../../src/main/extraction/extraction-failure';
-import { createExtractionRunner, type ExtractionRunner } from '../../../../src/main/extraction/extraction-runner';
-import { hostPaths } from '../../../../src/main/host/create-host';
-import { createHotFolder, type HotFolderExtractor } from '../../../../src/main/inbox/hot-folder';
-import { listInboxItems } from '../../../../src/main/inbox/inbox-store';
-import { SEED_CLEARINGHOUSE_ENTITIES } from '../../../../src/main/sandbox/seed-data';
-import type { CallContext } from '../../../../src/shared/contract';
-import { ServiceError } from '../../../../src/shared/service-error';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { makePng } from '../../../support/images';
-import { freePort } from '../../../support/sync/sync-harness';
+import { extractions } from '@src/main/db/schema';
+import { createExtractionEngine, type ExtractionEngine } from '@src/main/extraction/extraction-engine';
+import { ExtractionFailure } from '@src/main/extraction/extraction-failure';
+import { createExtractionRunner, type ExtractionRunner } from '@src/main/extraction/extraction-runner';
+import { hostPaths } from '@src/main/host/create-host';
+import { createHotFolder, type HotFolderExtractor } from '@src/main/inbox/hot-folder';
+import { listInboxItems } from '@src/main/inbox/inbox-store';
+import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
+import type { CallContext } from '@src/shared/contract';
+import { ServiceError } from '@src/shared/service-error';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
+import { freePort } from '@test/support/sync/sync-harness';
 
 const DESK: CallContext = { source: 'dashboard' };
 
@@ -135,11 +135,12 @@ describe('extraction engine failures', () => {
   it('a corrupt or truncated image is a failure with a reason, never a crash; the worker keeps working', async () => {
     const entities = SEED_CLEARINGHOUSE_ENTITIES;
     const truncated = new Uint8Array(cards[0].bytes.subarray(0, 4000));
-    for (const bytes of [truncated, new Uint8Array(Buffer.from('definitely not an image')), new Uint8Array(0)]) {
+    for (const bytes of [truncated, new Uint8Array(Buffer.from('definitely not an image'))]) {
       const failure = await engine.extract([{ bytes }], { entities }).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(ExtractionFailure);
       expect(failure).toMatchObject({ reason: 'unreadable_image', message: expect.stringContaining('could not be read') });
     }
+    await expect(engine.extract([{ bytes: new Uint8Array(0) }], { entities })).rejects.toMatchObject({ reason: 'empty_file' });
     await expect(engine.extract([], { entities })).rejects.toMatchObject({ reason: 'no_photos' });
     // A photo of nothing: read fine, but no card on it.
     await expect(engine.extract([{ bytes: makePng(600, 380, [250, 250, 250]) }], { entities })).rejects.toMatchObject({ reason: 'no_fields_found' });

@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeCardSet, type GeneratedCard } from '../../../../scripts/generate-cards';
-import { bundledLangPath, offlineTesseractOptions } from '../../../../src/main/extraction/ocr-worker';
-import { makeTempDir } from '../../../support/temp-dir';
+import { bundledLangPath, offlineTesseractOptions } from '@src/main/extraction/ocr-worker';
+import { makeTempDir } from '@test/support/temp-dir';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const GUARD = path.join(__dirname, 'no-network.cjs');

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createIdempotencyStore } from '../../../../src/main/http/idempotency-store';
-import { listen, type Listening } from '../../../../src/main/http/listen';
-import { createHttpV1Client, parseRetryAfter } from '../../../../src/main/http/v1-client';
-import { createV1App } from '../../../../src/main/http/v1-app';
-import type { V1Service } from '../../../../src/shared/contract';
-import { ServiceError } from '../../../../src/shared/service-error';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { makePng } from '../../../support/images';
+import { createIdempotencyStore } from '@src/main/http/idempotency-store';
+import { listen, type Listening } from '@src/main/http/listen';
+import { createHttpV1Client, parseRetryAfter } from '@src/main/http/v1-client';
+import { createV1App } from '@src/main/http/v1-app';
+import type { V1Service } from '@src/shared/contract';
+import { ServiceError } from '@src/shared/service-error';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
 
 /** The upstream client against a real /v1 server on loopback (the host's service behind the HTTP layer). */
 let fx: HostFixture | undefined;
@@ -23,7 +23,7 @@ async function serve(wrap: (s: V1Service) => V1Service = (s) => s) {
   const app = createV1App({
     service: wrap(host.service),
     source: 'api',
-    authenticate: (t) => t === 'secret',
+    apiKey: () => 'secret',
     idempotency: createIdempotencyStore({ db: host.database.db, clock: host.clock }),
     ids: host.ids,
   });

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { dispatchBridgeCall } from '../../../../src/main/bridge/dispatch';
-import type { InboxItem } from '../../../../src/shared/contract';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { makePng } from '../../../support/images';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
+import type { InboxItem } from '@src/shared/contract';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
 
 let fx: HostFixture | undefined;
 afterEach(async () => {

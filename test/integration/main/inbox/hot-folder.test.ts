@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHotFolder, type HotFolder } from '../../../../src/main/inbox/hot-folder';
-import { listInboxItems } from '../../../../src/main/inbox/inbox-store';
-import { createIdGenerator } from '../../../../src/main/support/ids';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { makePng } from '../../../support/images';
+import { createHotFolder, type HotFolder } from '@src/main/inbox/hot-folder';
+import { listInboxItems } from '@src/main/inbox/inbox-store';
+import { createIdGenerator } from '@src/main/support/ids';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
 
 let fx: HostFixture;
 let now: number;

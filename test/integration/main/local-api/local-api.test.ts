@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dispatchBridgeCall } from '../../../../src/main/bridge/dispatch';
-import { socketDir, socketPath } from '../../../../src/main/local-api/endpoints';
-import { tokenPath } from '../../../../src/main/local-api/token-file';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { httpRequest, v1Caller } from '../../../support/http-request';
-import { describeV1Conformance } from '../../../support/v1-conformance';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
+import { socketDir, socketPath } from '@src/main/local-api/endpoints';
+import { tokenPath } from '@src/main/local-api/token-file';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { httpRequest, v1Caller } from '@test/support/http-request';
+import { describeV1Conformance } from '@test/support/v1-conformance';
 
 const posix = process.platform !== 'win32';
 
@@ -29,6 +29,7 @@ describeV1Conformance('local API over its Unix socket', async () => {
     providerId: SEED_PROVIDERS[0].id,
     clearinghouseEntityId: SEED_CLEARINGHOUSE_ENTITIES[0].id,
     source: 'api',
+    changesFeed: false,
     snapshot: () => fx.snapshot(),
     close: () => fx.cleanup(),
   };

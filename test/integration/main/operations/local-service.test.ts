@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  CREATABLE_COLLECTIONS,
+  CREATE_REFERENCES,
   Check,
   CheckFailureReason,
   Discovery,
@@ -9,11 +11,13 @@ import {
   Source,
   Status,
   type CallContext,
-} from '../../../../src/shared/contract';
-import { ServiceError } from '../../../../src/shared/service-error';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { makePng } from '../../../support/images';
+} from '@src/shared/contract';
+import { ServiceError } from '@src/shared/service-error';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { clearinghouse_entities } from '@src/main/db/schema';
+import { directoryEntities } from '@src/shared/payers/payer-directory';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
 
 const DESK: CallContext = { source: 'dashboard' };
 const API: CallContext = { source: 'api' };
@@ -218,8 +222,13 @@ describe('reads', () => {
   it('serves the seeded providers and clearinghouse entities', async () => {
     const providers = await fx.host.service.list('providers', { limit: 100 });
     expect(providers.data.map((p) => p.id).sort()).toEqual(SEED_PROVIDERS.map((p) => p.id).sort());
+    // The whole payer directory, the eight fixed entity ids among them (pages of 100).
     const entities = await fx.host.service.list('clearinghouse_entities', { limit: 100 });
-    expect(entities.data).toHaveLength(SEED_CLEARINGHOUSE_ENTITIES.length);
+    expect(entities.data).toHaveLength(100);
+    expect(entities.next_cursor).not.toBeNull();
+    const ids = new Set(fx.host.database.db.select({ id: clearinghouse_entities.id }).from(clearinghouse_entities).all().map((e) => e.id));
+    expect(ids.size).toBe(directoryEntities().length);
+    for (const entity of SEED_CLEARINGHOUSE_ENTITIES) expect(ids.has(entity.id)).toBe(true);
   });
 });
 
@@ -310,6 +319,29 @@ describe('bad input: a named error and nothing written', () => {
     );
   });
 
+  it('checks every reference the contract declares: each one unknown in turn is refused, naming its field, writing nothing', async () => {
+    const { patient, card, front } = await patientAndCard();
+    // A valid create per collection, with every reference field of CREATE_REFERENCES set.
+    const valid: Record<string, Record<string, unknown>> = {
+      patients: { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' },
+      insurance_cards: { patient_id: patient.id, front_photo_object_key: front.object_key, back_photo_object_key: front.object_key, insurance_carrier_ids: [payer.id] },
+      extractions: { insurance_card_id: card.id },
+      electronic_eligibility_discoveries: { insurance_card_id: card.id, source: 'api' },
+      electronic_eligibility_checks: { insurance_card_id: card.id, provider_id: provider.id, clearinghouse_entity_id: payer.id, service_type: 'chiropractic' },
+    };
+    let checked = 0;
+    for (const collection of CREATABLE_COLLECTIONS) {
+      for (const [field, reference] of Object.entries(CREATE_REFERENCES[collection])) {
+        expect(valid[collection], `a valid ${collection} create sets ${field}`).toHaveProperty(field);
+        const unknown = reference.target === 'photos' ? `${'b'.repeat(64)}.png` : 'zz_01JD0000000000000000000000';
+        const input = { ...valid[collection], [field]: reference.many ? [unknown] : unknown };
+        await expectRejected(() => fx.host.service.create(collection, input as never, DESK), [reference.many ? `${field}.0` : field], ['not_found']);
+        checked += 1;
+      }
+    }
+    expect(checked).toBe(9);
+  });
+
   it('photos: wrong type, not an image, too large — and no file is written', async () => {
     const before = fx.snapshot();
     const attempts = [
@@ -338,9 +370,9 @@ describe('atomicity and durability', () => {
       },
     };
     const host = fx.host as unknown as { database: { db: unknown } };
-    const { createLocalService } = await import('../../../../src/main/operations/local-service');
-    const { createPhotoStore } = await import('../../../../src/main/photos/photo-store');
-    const { systemClock } = await import('../../../../src/main/support/clock');
+    const { createLocalService } = await import('@src/main/operations/local-service');
+    const { createPhotoStore } = await import('@src/main/photos/photo-store');
+    const { systemClock } = await import('@src/main/support/clock');
     const service = createLocalService({
       db: host.database.db as never,
       clock: systemClock,

@@ -2,8 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { httpRequest, v1Caller } from '../../../support/http-request';
-import { makeTempDir } from '../../../support/temp-dir';
+import { httpRequest, v1Caller } from '@test/support/http-request';
+import { makeTempDir } from '@test/support/temp-dir';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
@@ -82,5 +82,26 @@ describe('npm run sandbox', () => {
     expect(error?.code).toBe(2);
     expect(error?.stderr).toMatch(/between 0 and 1/);
     expect(error?.stderr).toMatch(/Usage: npm run sandbox/);
+  });
+
+  it('--x12 DIR: serves the 271s in DIR; a bad one refuses to start with status 1, naming the file and the reason', async () => {
+    const temp = makeTempDir();
+    temps.push(temp);
+    const fixtures = path.join(ROOT, 'test/fixtures/x12-271');
+    fs.copyFileSync(path.join(fixtures, 'oop_5010_Example_3_1_2.x12'), path.join(temp.dir, 'smith.x12'));
+    const sandbox = await runSandbox(['--api-key', 'k', '--x12', temp.dir]);
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sandbox.stderr()).toContain('271 answers: 1 people from 1 files');
+    sandbox.child.kill('SIGTERM');
+    expect(await sandbox.exit()).toBe(0);
+
+    fs.writeFileSync(path.join(temp.dir, 'request.x12'), fs.readFileSync(path.join(fixtures, 'imsweb_x271.x12'), 'utf8').replace('ST*271*', 'ST*270*'));
+    const error = await runSandbox(['--api-key', 'k', '--x12', temp.dir]).then(
+      () => null,
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(error?.code).toBe(1);
+    expect(error?.stderr.trim()).toBe('request.x12: is a 270 (an eligibility request), not a 271 response');
   });
 });

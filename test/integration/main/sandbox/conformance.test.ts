@@ -1,6 +1,6 @@
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { describeV1Conformance } from '../../../support/v1-conformance';
-import { startTestSandbox } from './sandbox-fixture';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { describeV1Conformance } from '@test/support/v1-conformance';
+import { startTestSandbox } from '@test/support/sandbox-fixture';
 
 describeV1Conformance('sandbox over loopback TCP', async () => {
   const fx = await startTestSandbox();
@@ -10,6 +10,7 @@ describeV1Conformance('sandbox over loopback TCP', async () => {
     providerId: SEED_PROVIDERS[0].id,
     clearinghouseEntityId: SEED_CLEARINGHOUSE_ENTITIES[0].id,
     source: 'api',
+    changesFeed: true,
     snapshot: fx.snapshot,
     close: fx.close,
   };

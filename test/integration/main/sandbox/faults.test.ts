@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FaultKind, FaultOptions } from '../../../../src/main/sandbox/fault-injection';
-import { ErrorEnvelope } from '../../../../src/shared/contract';
-import { makeTempDir } from '../../../support/temp-dir';
-import { startTestSandbox, type SandboxFixture } from './sandbox-fixture';
+import type { FaultKind, FaultOptions } from '@src/main/sandbox/fault-injection';
+import { ErrorEnvelope } from '@src/shared/contract';
+import { makeTempDir } from '@test/support/temp-dir';
+import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
 
 const PATIENT = { first_name: 'Fault', last_name: 'Tolerant', date_of_birth: '1970-01-01' };
 

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { CREATABLE_COLLECTIONS, ErrorEnvelope, type CreatableCollection } from '../../../../src/shared/contract';
-import { makePng } from '../../../support/images';
-import { manualClock, startTestSandbox, type ManualClock, type SandboxFixture } from './sandbox-fixture';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { CREATABLE_COLLECTIONS, ErrorEnvelope, type CreatableCollection } from '@src/shared/contract';
+import { makePng } from '@test/support/images';
+import { manualClock, type ManualClock } from '@test/support/manual-clock';
+import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { COLLECTIONS, CREATABLE_COLLECTIONS, ErrorEnvelope, type CreatableCollection } from '../../../../src/shared/contract';
-import { makePng } from '../../../support/images';
-import { startTestSandbox, type SandboxFixture } from './sandbox-fixture';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { COLLECTIONS, CREATABLE_COLLECTIONS, ErrorEnvelope, type CreatableCollection } from '@src/shared/contract';
+import { makePng } from '@test/support/images';
+import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
 
 /**
  * Generated invalid bodies at every create endpoint over real HTTP: the answer is always a

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checks } from '../../../../src/main/db/schema';
-import type { HotFolderExtractor } from '../../../../src/main/inbox/hot-folder';
-import { SANDBOX_AAA_CODES, SCENARIO_PREFIXES } from '../../../../src/main/sandbox/scenarios';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS, SEED_ROSTER } from '../../../../src/main/sandbox/seed-data';
+import { checks } from '@src/main/db/schema';
+import type { HotFolderExtractor } from '@src/main/inbox/hot-folder';
+import { SANDBOX_AAA_CODES, SCENARIO_PREFIXES } from '@src/main/sandbox/scenarios';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS, SEED_ROSTER } from '@src/main/reference/seed-data';
+import { directoryEntities } from '@src/shared/payers/payer-directory';
 import {
   AAA_REASONS,
   Check,
@@ -14,9 +15,10 @@ import {
   InsuranceCard,
   ListPage,
   type ServiceType,
-} from '../../../../src/shared/contract';
-import { makePng } from '../../../support/images';
-import { manualClock, startTestSandbox, type ManualClock, type SandboxFixture } from './sandbox-fixture';
+} from '@src/shared/contract';
+import { makePng } from '@test/support/images';
+import { manualClock, type ManualClock } from '@test/support/manual-clock';
+import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
 
 const DELAY = 1000;
 const provider = SEED_PROVIDERS[1];
@@ -256,7 +258,8 @@ describe('extractions', () => {
     const done = Extraction.parse(await read('extractions', created.id));
     expect(done).toMatchObject({ status: 'success', fields, engine: 'upstream' });
     expect(done.finished_at).toBeDefined();
-    expect(seen).toEqual([2, SEED_CLEARINGHOUSE_ENTITIES.length]);
+    // Every payer of the directory the sandbox serves, the eight old ones among them.
+    expect(seen).toEqual([2, directoryEntities().length]);
   });
 
   it('fail with a reason: no engine, no photos, or the engine gave up', async () => {

@@ -2,9 +2,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findPlaintext } from '../../../../src/main/security/plaintext-scan';
-import { CANARY_MEMBER_ID, CANARY_PATIENT } from '../../../support/canary-phi';
-import { makeTempDir } from '../../../support/temp-dir';
+import { findPlaintext } from '@src/main/security/plaintext-scan';
+import { CANARY_MEMBER_ID, CANARY_PATIENT } from '@test/support/canary-phi';
+import { makeTempDir } from '@test/support/temp-dir';
 
 const temps: { dir: string; cleanup(): void }[] = [];
 function logsDir() {

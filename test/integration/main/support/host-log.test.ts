@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { findPlaintext } from '../../../../src/main/security/plaintext-scan';
-import { createHostLog, logFilePath } from '../../../../src/main/support/host-log';
-import { CANARY_MEMBER_ID, CANARY_PATIENT, CANARY_STRINGS } from '../../../support/canary-phi';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
-import { makePng } from '../../../support/images';
-import { makeTempDir } from '../../../support/temp-dir';
+import { findPlaintext } from '@src/main/security/plaintext-scan';
+import { createHostLog, logFilePath } from '@src/main/support/host-log';
+import { CANARY_MEMBER_ID, CANARY_PATIENT, CANARY_STRINGS } from '@test/support/canary-phi';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
+import { makeTempDir } from '@test/support/temp-dir';
 
 let fx: HostFixture | undefined;
 afterEach(async () => {

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost } from '../../../../src/main/host/create-host';
-import { seededRandom } from '../../../../src/main/sandbox/fault-injection';
-import { startSandbox, type Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { makeTempDir } from '../../../support/temp-dir';
-import { createVisit, expectExactlyOnce, SANDBOX_KEY } from '../../../support/sync/sync-harness';
+import { createHost } from '@src/main/host/create-host';
+import { seededRandom } from '@src/main/sandbox/fault-injection';
+import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
+import { makeTempDir } from '@test/support/temp-dir';
+import { createVisit, expectExactlyOnce, SANDBOX_KEY } from '@test/support/sync/sync-harness';
+import { startReadyChild, type ReadyChild } from '@test/support/sync/child-process';
 
 /**
  * The crash test (issue 4): a child process runs the host and its sync worker against the
@@ -44,32 +44,8 @@ afterAll(async () => {
   temp.cleanup();
 });
 
-interface Child {
-  process: ChildProcess;
-  ready: Promise<void>;
-  output: Promise<string>;
-  exited: Promise<number | null>;
-}
-
-function startChild(env: Record<string, string>): Child {
-  const child = spawn(process.execPath, [childFile], {
-    env: { ...process.env, CRASH_DATA_DIR: temp.dir, CRASH_UPSTREAM_URL: sandbox.url, CRASH_API_KEY: SANDBOX_KEY, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (stdout.includes('ready')) resolve();
-    });
-    void exited.then((code) => reject(new Error(`child exited (${code}) before it was ready: ${stderr.slice(-2000)}`)));
-  });
-  ready.catch(() => {});
-  const output = exited.then(() => stdout + stderr);
-  return { process: child, ready, output, exited };
+function startChild(env: Record<string, string>): ReadyChild {
+  return startReadyChild(childFile, { CRASH_DATA_DIR: temp.dir, CRASH_UPSTREAM_URL: sandbox.url, CRASH_API_KEY: SANDBOX_KEY, ...env });
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, expect, it } from 'vitest';
-import { createEmbeddedSandbox } from '../../../../src/main/sync/embedded-sandbox';
-import { makePng } from '../../../support/images';
-import { makeTempDir } from '../../../support/temp-dir';
+import { createEmbeddedSandbox } from '@src/main/sync/embedded-sandbox';
+import { makePng } from '@test/support/images';
+import { makeTempDir } from '@test/support/temp-dir';
 
 const temp = makeTempDir('coverdesk-embedded-sandbox-');
 afterAll(() => temp.cleanup());

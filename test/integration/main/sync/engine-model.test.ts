@@ -1,22 +1,22 @@
 import path from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openDatabase, type OpenedDatabase } from '../../../../src/main/db/open-database';
-import { createHost, type Host } from '../../../../src/main/host/create-host';
-import { createPhotoStore } from '../../../../src/main/photos/photo-store';
-import { createSandboxService } from '../../../../src/main/sandbox/sandbox-service';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS, SEED_ROSTER } from '../../../../src/main/sandbox/seed-data';
-import { createIdGenerator } from '../../../../src/main/support/ids';
-import { getEntry, listEntries, stateCounts, type OutboxEntry } from '../../../../src/main/sync/outbox-queue';
-import { pendingRemoteRecords } from '../../../../src/main/sync/remote-results';
-import { retryEntry } from '../../../../src/main/sync/sync-actions';
-import { createSyncEngine, type SyncEngine } from '../../../../src/main/sync/sync-engine';
-import { SyncState, type CallContext } from '../../../../src/shared/contract';
-import { makePng } from '../../../support/images';
-import { makeTempDir } from '../../../support/temp-dir';
-import { createScriptedUpstream, type ScriptedUpstream, type WriteFault } from '../../../support/sync/scripted-upstream';
-import { expectExactlyOnce } from '../../../support/sync/sync-harness';
-import { manualClock, type ManualClock } from '../sandbox/sandbox-fixture';
+import { openDatabase, type OpenedDatabase } from '@src/main/db/open-database';
+import { createHost, type Host } from '@src/main/host/create-host';
+import { createPhotoStore } from '@src/main/photos/photo-store';
+import { createSandboxService } from '@src/main/sandbox/sandbox-service';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS, SEED_ROSTER } from '@src/main/reference/seed-data';
+import { createIdGenerator } from '@src/main/support/ids';
+import { getEntry, listEntries, stateCounts, type OutboxEntry } from '@src/main/sync/outbox-queue';
+import { pendingRemoteRecords } from '@src/main/sync/remote-results';
+import { retryEntry } from '@src/main/sync/sync-actions';
+import { createSyncEngine, type SyncEngine } from '@src/main/sync/sync-engine';
+import { SyncState, type CallContext } from '@src/shared/contract';
+import { makePng } from '@test/support/images';
+import { makeTempDir } from '@test/support/temp-dir';
+import { createScriptedUpstream, type ScriptedUpstream, type WriteFault } from '@test/support/sync/scripted-upstream';
+import { expectExactlyOnce } from '@test/support/sync/sync-harness';
+import { manualClock, type ManualClock } from '@test/support/manual-clock';
 
 /**
  * Model-based test of the sync engine's state machine (fast-check commands): the desk

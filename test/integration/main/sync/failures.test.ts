@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { clearinghouse_entities, settings } from '../../../../src/main/db/schema';
-import { createHost } from '../../../../src/main/host/create-host';
-import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { secretsFilePath } from '../../../../src/main/settings/secret-store';
-import { makeTempDir } from '../../../support/temp-dir';
-import { startScriptedProxy } from '../../../support/sync/scripted-proxy';
+import { clearinghouse_entities, settings } from '@src/main/db/schema';
+import { createHost } from '@src/main/host/create-host';
+import type { Sandbox } from '@src/main/sandbox/start-sandbox';
+import { secretsFilePath } from '@src/main/settings/secret-store';
+import { makeTempDir } from '@test/support/temp-dir';
+import { startScriptedProxy } from '@test/support/sync/scripted-proxy';
 import {
   closeAfterEach,
   createVisit,
@@ -17,7 +17,7 @@ import {
   waitFor,
   waitForDrained,
   type SyncHostFixture,
-} from '../../../support/sync/sync-harness';
+} from '@test/support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;
@@ -83,6 +83,15 @@ describe('a permanent 4xx', () => {
     );
     expect(open.find((i) => i.record_id === badCheck.id)?.description).toBe('Eligibility check (chiropractic) for Aisha Khan');
     expect(open.find((i) => i.record_id === badCard.id)?.last_error?.message).toContain('insurance_carrier_ids');
+    // The desk's three states, each with its one-line reason: the refused card needs someone,
+    // what depends on it waits for it, by the name the desk knows it by.
+    const failedItem = open.find((i) => i.record_id === badCard.id)!;
+    expect(failedItem.phase).toBe('needs_you');
+    expect(failedItem.reason).toMatch(/^The service refused it: .*insurance_carrier_ids.* Fix what it names and Retry, or Discard it\.$/);
+    expect(open.find((i) => i.record_id === badCheck.id)).toMatchObject({
+      phase: 'waiting',
+      reason: 'Waits for “Insurance card for Aisha Khan”, which needs you; it goes once that one is sent.',
+    });
 
     // Discard is explicit and never takes other records with it: dependents go first.
     const refused = await bridgeError(() => bridge['sync.discard']({ id: open.find((i) => i.record_id === badCard.id)!.id }));

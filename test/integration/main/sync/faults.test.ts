@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultKind, FaultOptions } from '../../../../src/main/sandbox/fault-injection';
-import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { closeAfterEach, createVisit, expectExactlyOnce, freePort, startSyncHost, startUpstream, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import type { FaultKind, FaultOptions } from '@src/main/sandbox/fault-injection';
+import type { Sandbox } from '@src/main/sandbox/start-sandbox';
+import { closeAfterEach, createVisit, expectExactlyOnce, freePort, startSyncHost, startUpstream, waitForDrained, type SyncHostFixture } from '@test/support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;

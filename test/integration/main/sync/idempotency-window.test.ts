@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { clearinghouse_entities, providers } from '../../../../src/main/db/schema';
-import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { makePng } from '../../../support/images';
-import { startScriptedProxy } from '../../../support/sync/scripted-proxy';
-import { closeAfterEach, expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import { clearinghouse_entities, providers } from '@src/main/db/schema';
+import type { Sandbox } from '@src/main/sandbox/start-sandbox';
+import { makePng } from '@test/support/images';
+import { startScriptedProxy } from '@test/support/sync/scripted-proxy';
+import { closeAfterEach, expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '@test/support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;
 const proxies: { close(): Promise<void> }[] = [];
 closeAfterEach(() => fx, () => upstream, () => proxies.splice(0));
 
-describe('past the idempotency window (DESIGN.md §3)', () => {
+describe('past the idempotency window (docs/decisions.md, local data and the outbox)', () => {
   it('a card is looked up by the reference id it carries, other records wait for a person', async () => {
     upstream = await startUpstream(await freePort());
     const proxy = await startScriptedProxy(upstream.url);
@@ -72,7 +72,14 @@ describe('reference data', () => {
     const local = (await fx.host.bridge['providers.list']({ limit: 100 })).data;
     expect(local.map((p) => p.id).sort()).toEqual(upstreamProviders.map((p) => p.id).sort());
     expect(local.find((p) => p.id === 'prv_01JD0000000000000000000777')).toEqual({ id: 'prv_01JD0000000000000000000777', name: 'Lakeside Pediatrics', npi: '1234567893' });
-    const entities = (await fx.host.bridge['clearinghouseEntities.list']({ limit: 100 })).data;
+    // The directory holds over a thousand payers: read every page.
+    const entities = [];
+    for (let cursor: string | undefined; ; ) {
+      const page = await fx.host.bridge['clearinghouseEntities.list']({ limit: 100, ...(cursor ? { cursor } : {}) });
+      entities.push(...page.data);
+      if (!page.has_more || !page.next_cursor) break;
+      cursor = page.next_cursor;
+    }
     expect(entities.some((e) => e.name === 'Kaiser Permanente')).toBe(true);
 
     // The upstream goes away: the desk still picks from what it has.

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { makePng } from '../../../support/images';
-import { closeAfterEach, expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import type { Sandbox } from '@src/main/sandbox/start-sandbox';
+import { makePng } from '@test/support/images';
+import { closeAfterEach, expectExactlyOnce, FAST_POLICY, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '@test/support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;

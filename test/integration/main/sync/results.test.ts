@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { startScriptedProxy } from '../../../support/sync/scripted-proxy';
-import { closeAfterEach, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '../../../support/sync/sync-harness';
+import type { Sandbox } from '@src/main/sandbox/start-sandbox';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { startScriptedProxy } from '@test/support/sync/scripted-proxy';
+import { closeAfterEach, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '@test/support/sync/sync-harness';
 
 let fx: SyncHostFixture | undefined;
 let upstream: Sandbox | undefined;

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../../../src/main/db/open-database';
-import { createHost, type Host } from '../../../../src/main/host/create-host';
-import type { Sandbox } from '../../../../src/main/sandbox/start-sandbox';
-import { keyFilePaths, readOrCreateKeyFile } from '../../../../src/main/security/database-key';
-import { embeddedSandboxPath } from '../../../../src/main/sync/embedded-sandbox';
-import { makeTempDir } from '../../../support/temp-dir';
-import { closeAfterEach, createVisit, expectExactlyOnce, FAST_POLICY, freePort, SANDBOX_KEY, startUpstream, waitFor, waitForDrained } from '../../../support/sync/sync-harness';
+import { openDatabase } from '@src/main/db/open-database';
+import { createHost, type Host } from '@src/main/host/create-host';
+import type { Sandbox } from '@src/main/sandbox/start-sandbox';
+import { keyFilePaths, readOrCreateKeyFile } from '@src/main/db/database-key';
+import { embeddedSandboxPath } from '@src/main/sync/embedded-sandbox';
+import { makeTempDir } from '@test/support/temp-dir';
+import { closeAfterEach, createVisit, expectExactlyOnce, FAST_POLICY, freePort, SANDBOX_KEY, startUpstream, waitFor, waitForDrained } from '@test/support/sync/sync-harness';
 
 const temp = makeTempDir('coverdesk-sandbox-mode-');
 let host: Host | undefined;

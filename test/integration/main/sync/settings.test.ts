@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { dispatchBridgeCall } from '../../../../src/main/bridge/dispatch';
-import { settings } from '../../../../src/main/db/schema';
-import { UnsafePermissionsError } from '../../../../src/main/local-api/private-path';
-import { SEED_PROVIDERS } from '../../../../src/main/sandbox/seed-data';
-import { createFileSecretStore, secretsFilePath } from '../../../../src/main/settings/secret-store';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
+import { settings } from '@src/main/db/schema';
+import { UnsafePermissionsError } from '@src/main/support/private-path';
+import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { createFileSecretStore, secretsFilePath } from '@src/main/settings/secret-store';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 
 let fx: HostFixture;
 beforeEach(() => {
@@ -30,7 +30,7 @@ describe('settings', () => {
   it('start in sandbox mode with nothing set', async () => {
     expect(await call('settings.get', {})).toEqual({
       ok: true,
-      value: { mode: 'sandbox', upstream_url: null, api_key_set: false, default_provider_id: null, hot_folder: null },
+      value: { mode: 'sandbox', upstream_url: null, api_key_set: false, default_provider_id: null, default_service_type: null, hot_folder: null, waiting: { count: 0, mode: 'sandbox', upstream_url: null } },
     });
   });
 
@@ -42,8 +42,17 @@ describe('settings', () => {
       default_provider_id: SEED_PROVIDERS[1].id,
       hot_folder: dir,
     });
-    const expected = { mode: 'upstream', upstream_url: 'https://eligibility.example.com', api_key_set: true, default_provider_id: SEED_PROVIDERS[1].id, hot_folder: dir };
-    expect(saved).toEqual({ ok: true, value: expected });
+    const expected = {
+      mode: 'upstream',
+      upstream_url: 'https://eligibility.example.com',
+      api_key_set: true,
+      default_provider_id: SEED_PROVIDERS[1].id,
+      default_service_type: null,
+      hot_folder: dir,
+      waiting: { count: 0, mode: 'upstream', upstream_url: 'https://eligibility.example.com' },
+    };
+    // Saving the service tries it (a name that resolves nowhere: not reachable).
+    expect(saved).toEqual({ ok: true, value: { ...expected, connection: expect.objectContaining({ state: 'unreachable', upstream_url: 'https://eligibility.example.com' }) } });
     expect(JSON.stringify(saved)).not.toContain('sk_live_secret_value_123');
     expect(JSON.stringify(written().rows)).not.toContain('sk_live_secret_value_123');
     if (process.platform !== 'win32') expect(fs.statSync(secretsFilePath(fx.dataDir)).mode & 0o777).toBe(0o600);

@@ -1,7 +1,9 @@
 import http from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startWebHost, type WebHost } from '../../../../src/main/web-host/start-web-host';
-import { makeTempDir } from '../../../support/temp-dir';
+import { CONTENT_SECURITY_POLICY } from '@src/main/shell/content-security-policy';
+import { OPEN_PAGE_PATH } from '@src/main/web-host/open-page';
+import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
+import { makeTempDir } from '@test/support/temp-dir';
 
 let web: WebHost;
 let temp: { dir: string; cleanup(): void };
@@ -78,5 +80,28 @@ describe('web host', () => {
     // The page exists once `electron-vite build` has run (npm test builds first).
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="root"></div>');
+  });
+
+  it('sends the Content-Security-Policy as a header (frame-ancestors works only there), on the app and on refusals', async () => {
+    for (const response of [await fetch(`${web.origin}/`), await call('patients.list', {}, {})]) {
+      expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    }
+  });
+
+  it('serves one plain page saying how to open the desk, under a policy that allows its style only', async () => {
+    const page = await fetch(`${web.origin}${OPEN_PAGE_PATH}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    const policy = page.headers.get('content-security-policy')!;
+    expect(policy).toMatch(/style-src 'sha256-[A-Za-z0-9+/]+=*'/);
+    expect(policy).toContain("script-src 'self'");
+    expect(policy).not.toMatch(/unsafe-inline/);
+    const html = await page.text();
+    expect(html).toContain('Open Coverdesk from the address it printed');
+    expect(html).toContain('#secret=');
+    expect(html).not.toContain('<script');
+    expect(html).not.toContain(secret);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FIELD_FORMATS, repairPrefixedId } from '../../../../src/main/extraction/field-formats';
+import { asMbi, FIELD_FORMATS, repairPrefixedId } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -61,5 +61,38 @@ describe('letter prefixes misread as digits', () => {
     // Leading digits before digits stay digits.
     expect(repairPrefixedId('0862434').value).toBe('0862434');
     expect(repairPrefixedId('U0261352298').value).toBe('U0261352298');
+  });
+});
+
+describe('Medicare ids, phone numbers and template placeholders', () => {
+  it('reads the new Medicare card id (MBI) by its position rules, repairing digits only where digits go', () => {
+    expect(FIELD_FORMATS.member_id('1EG4-TE5-MK73')).toMatchObject({ value: '1EG4TE5MK73', fit: 1, repairs: 0 });
+    // An O where the rules say digit is a 0; the letters S, L, O, I, B, Z are never used.
+    expect(FIELD_FORMATS.member_id('1EG4-TE5-MK7O')).toMatchObject({ value: '1EG4TE5MK70', repairs: 1 });
+    expect(asMbi('1EG4TE5MK73')).toEqual({ value: '1EG4TE5MK73', repairs: 0 });
+    expect(asMbi('0EG4TE5MK73')).toBeNull();
+    expect(asMbi('1SG4TE5MK73')).toBeNull();
+  });
+
+  it('reads the legacy Medicare claim number (nine digits and a letter) as a whole id', () => {
+    expect(FIELD_FORMATS.member_id('000-00-0000-A')).toMatchObject({ value: '000000000A', fit: 1 });
+  });
+
+  it('never takes a phone number for an id or a group', () => {
+    for (const phone of ['1-888-581-3768', '(877) 842-3210', '800.555.0199']) {
+      expect(FIELD_FORMATS.member_id(phone)).toBeNull();
+      expect(FIELD_FORMATS.group_number(phone)).toBeNull();
+    }
+  });
+
+  it('returns nothing for the placeholders a template card prints', () => {
+    expect(FIELD_FORMATS.group_number('XXXXXXX')).toBeNull();
+    expect(FIELD_FORMATS.plan_name('XXXX')).toBeNull();
+    expect(FIELD_FORMATS.member_id('MM/DD/YYYY')).toBeNull();
+    expect(FIELD_FORMATS.plan_name('effective date')).toBeNull();
+  });
+
+  it('trusts a short id less: it may be the start of a longer one', () => {
+    expect(FIELD_FORMATS.member_id('00000')!.fit).toBeLessThan(FIELD_FORMATS.member_id('0000099999')!.fit);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelAt } from '../../../../src/main/extraction/field-labels';
+import { labelAt } from '@src/main/extraction/field-labels';
 
 const label = (text: string, mid = false) => {
   const m = labelAt(text.split(' '), 0, mid);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseCardFields } from '../../../../src/main/extraction/field-parser';
-import type { OcrLine, OcrPage } from '../../../../src/main/extraction/ocr-worker';
-import { SEED_CLEARINGHOUSE_ENTITIES } from '../../../../src/main/sandbox/seed-data';
+import { parseCardFields } from '@src/main/extraction/field-parser';
+import type { OcrLine, OcrPage } from '@src/main/extraction/ocr-worker';
+import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
+import { REVIEW_BELOW } from '@src/shared/review-threshold';
 
 /** A line of OCR words at (x, y): glyphs 0.6 of the text height wide, spaces 0.4. */
 function line(x: number, y: number, text: string, h = 24, confidence = 95): OcrLine {
@@ -120,5 +121,66 @@ describe('field parser', () => {
     );
     expect(fields.member_id).toEqual({ value: 'W123456789', confidence: 0.96 });
     expect(fields.rx_bin?.value).toBe('610502');
+  });
+
+  it('reads real card layouts: "Member:" over the name, dependents under it, a payer id, the plan in the footer', () => {
+    const fields = parse(
+      line(40, 40, 'UnitedHealthcare', 50),
+      line(40, 130, 'Health Plan (80840) 911-80708-01'),
+      line(40, 190, 'Member ID: 128845682'),
+      line(700, 190, 'Group Number: 98755'),
+      line(40, 250, 'Member:'),
+      line(40, 280, 'EMILY DICKINSON', 30),
+      line(40, 318, 'Dependents:'),
+      line(40, 348, 'RICHARD DICKINSON', 30),
+      line(700, 330, 'Payer ID 87726'),
+      line(720, 440, 'RxBin: 610279'),
+      line(720, 480, 'RxPCN: 9987'),
+      line(40, 470, 'Office: $25   ER: $300'),
+      line(700, 560, 'UnitedHealthcare Choice Plus', 28),
+      line(700, 600, 'Administered by United Healthcare Inc.', 20),
+    );
+    expect(values(fields)).toMatchObject({
+      member_name: 'EMILY DICKINSON',
+      member_id: '128845682',
+      group_number: '98755',
+      plan_name: 'UnitedHealthcare Choice Plus',
+      rx_bin: '610279',
+      rx_pcn: '9987',
+      payer_name: 'UnitedHealthcare',
+    });
+    // A plan without a label is the card's look, not a label: a person confirms it.
+    expect(fields.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('never takes a dependent for the member, even when the member name is missing', () => {
+    const fields = parse(line(40, 40, 'aetna', 50), line(40, 190, 'Member ID: W123456789'), line(40, 250, 'Dependents:'), line(40, 280, 'RICHARD DICKINSON', 30), line(40, 320, 'ANNA DICKINSON', 30));
+    expect(fields.member_name).toBeUndefined();
+  });
+
+  it('joins a BCBS id printed in Prefix / Identification # / Suffix columns, prefix and number', () => {
+    const fields = parse(
+      line(40, 40, 'BlueCross BlueShield', 50),
+      line(40, 100, 'of Texas', 30),
+      line(40, 170, 'Member'),
+      line(40, 200, 'ANGEL BROWN', 28),
+      line(40, 250, 'Prefix'),
+      line(160, 250, 'Identification #'),
+      line(420, 250, 'Suffix'),
+      line(40, 285, 'ABC', 28),
+      line(160, 285, '123456789', 28),
+      line(420, 285, '01', 28),
+      line(40, 340, 'Group # 1000000'),
+      line(40, 380, 'Rx BIN# 987654'),
+    );
+    expect(fields.member_id?.value).toBe('ABC123456789');
+    expect(fields.member_name?.value).toBe('ANGEL BROWN');
+    expect(fields.payer_name?.value).toBe('Blue Cross Blue Shield of Texas');
+  });
+
+  it('reads the Medicare card: "Name of Beneficiary" and the claim number under their captions', () => {
+    const fields = parse(line(40, 40, 'MEDICARE', 40), line(40, 120, 'NAME OF BENEFICIARY'), line(40, 150, 'JANE DOE', 28), line(40, 210, 'MEDICARE CLAIM NUMBER'), line(40, 240, '000-00-0000-A', 28));
+    expect(fields.member_name?.value).toBe('JANE DOE');
+    expect(fields.member_id?.value).toBe('000000000A');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unpacked } from '../../../../src/main/extraction/ocr-worker';
+import { unpacked } from '@src/main/extraction/ocr-worker';
 
 describe('paths of the unpacked OCR packages in the packaged app', () => {
   it('point into app.asar.unpacked, on macOS and Windows alike, and leave other paths alone', () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { matchPayer } from '../../../../src/main/extraction/payer-match';
-import { SEED_CLEARINGHOUSE_ENTITIES } from '../../../../src/main/sandbox/seed-data';
+import { matchPayer } from '@src/main/extraction/payer-match';
+import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
+import { directoryEntities } from '@src/shared/payers/payer-directory';
+import { REVIEW_BELOW } from '@src/shared/review-threshold';
 
 const payer = (text: string) => matchPayer(text, SEED_CLEARINGHOUSE_ENTITIES)?.entity.name;
 
@@ -29,5 +31,54 @@ describe('payer matched against the known clearinghouse entities', () => {
     const entities = [{ id: 'che_x', name: 'Acme Mutual', payer_id: '1' }];
     expect(matchPayer('ACME MUTUAL', entities)?.entity.id).toBe('che_x');
     expect(matchPayer('aetna', entities)).toBeNull();
+  });
+});
+
+describe('payer matched against the payer directory (~1,250 payers, aliases and alternate names)', () => {
+  const directory = directoryEntities();
+  const match = (text: string) => matchPayer(text, directory);
+
+  it('finds a payer by its name, an alternate name or its brand printed run together', () => {
+    expect(match('BlueCross BlueShield\nof Texas')?.entity.payer_id).toBe('84980');
+    expect(match('Cigna Health and Life Insurance Co.')?.entity.name).toBe('Cigna');
+    expect(match('HUMANA\nGOLD PLUS (HMO)')?.entity.name).toBe('Humana');
+    expect(match('Molina Healthcare\nof California')?.entity.payer_id).toBe('38333');
+  });
+
+  it('identifies the payer by a printed payer id, primary or alias', () => {
+    const byId = match('Payer ID 87726');
+    expect(byId).toMatchObject({ via: 'payer_id', entity: { payer_id: '87726' } });
+    expect(match('Payor ID: 61101')?.entity.name).toBe('Humana');
+    // An alias id the directory knows (TXBCBS is one of Blue Cross Blue Shield of Texas's).
+    expect(match('Payer ID TXBCBS')?.entity.payer_id).toBe('84980');
+  });
+
+  it('names nobody from common words, scattered words or another state', () => {
+    expect(match('HEALTH SAVINGS PLAN\nShared In and Out of Network')).toBeNull();
+    expect(match('Group Health Cooperative\nof South Central Wisconsin')).toBeNull();
+    expect(match('Member Services\nHealth Network')).toBeNull();
+    // "CMS" alone turns up on Medicare Advantage cards: the brand printed beside it wins.
+    expect(match('CMS H5415 071\nHUMANA')?.entity.name).toBe('Humana');
+    // A product name that is also another payer's alternate name does not outrank the brand.
+    expect(match('HUMANA    Contoso\nMEMBER    MEDICARE ADVANTAGE PPO')).toMatchObject({ entity: { name: 'Humana' }, score: 1 });
+    expect(match('MEDICARE ADVANTAGE PPO')?.score ?? 0).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('says when the card fits two payers about as well (regional plans of one brand)', () => {
+    const premera = match('PREMERA\nBLUE CROSS');
+    expect(premera?.entity.name).toMatch(/^Premera Blue Cross/);
+    expect(premera!.score).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('stays fast on a directory of 3,500 payers', () => {
+    const big = [...directory, ...directory.map((e) => ({ ...e, id: `${e.id}_b`, payer_id: `${e.payer_id}B`, name: `${e.name} Region B` })), ...directory.map((e) => ({ ...e, id: `${e.id}_c`, payer_id: `${e.payer_id}C`, name: `${e.name} Region C` }))];
+    expect(big.length).toBeGreaterThanOrEqual(3500);
+    matchPayer('warm', big);
+    const card = 'UnitedHealthcare\nHealth Plan (80840) 911-80708-01\nMember ID: 128845682    Group Number: 98755\nMember:\nEMILY DICKINSON\nPayer ID 87726\nRxBin: 610279\nUnitedHealthcare Choice Plus';
+    const started = performance.now();
+    const found = matchPayer(card, big);
+    expect(found?.entity.payer_id).toBe('87726');
+    // Measured in bench/ for the figure; here only a guard against a quadratic scan.
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

@@ -1,7 +1,15 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { ExtractionFailure } from '../../../../src/main/extraction/extraction-failure';
-import { estimateSkew, prepareImage, stretchContrast } from '../../../../src/main/extraction/prepare-image';
+import { ExtractionFailure } from '@src/main/extraction/extraction-failure';
+import { imageQuality } from '@src/main/extraction/image-quality';
+import { estimateSkew, prepareCard, prepareImage, stretchContrast } from '@src/main/extraction/prepare-image';
+import { generateCards } from '../../../../scripts/generate-cards';
+import { jpegClaiming } from '@test/support/images';
+
+async function grey(bytes: Buffer) {
+  const { data, info } = await sharp(bytes).greyscale().raw().toBuffer({ resolveWithObject: true });
+  return { gray: new Uint8Array(data), width: info.width, height: info.height };
+}
 
 /** Dark "text lines" on white, tilted by `degrees` (clockwise, as on a photo). */
 function tiltedLines(width: number, height: number, degrees: number): Uint8Array {
@@ -37,10 +45,62 @@ describe('image preparation', () => {
 
   it('refuses what is not a whole image with unreadable_image', async () => {
     const png = await sharp({ create: { width: 300, height: 200, channels: 3, background: '#ffffff' } }).png().toBuffer();
-    for (const bytes of [png.subarray(0, png.length - 40), Buffer.from('GIF89a not really'), Buffer.alloc(0)]) {
+    for (const bytes of [png.subarray(0, png.length - 40), Buffer.from('GIF89a not really'), Buffer.from('just some text, not a photo')]) {
       await expect(prepareImage(bytes)).rejects.toBeInstanceOf(ExtractionFailure);
       await expect(prepareImage(bytes)).rejects.toMatchObject({ reason: 'unreadable_image' });
     }
+  });
+
+  it('refuses an empty file, a PDF, a drawing and a 50-megapixel photo, each with its own reason, before decoding', async () => {
+    await expect(prepareCard(new Uint8Array(0))).rejects.toMatchObject({ reason: 'empty_file', message: expect.stringContaining('empty') });
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n');
+    await expect(prepareCard(pdf)).rejects.toMatchObject({ reason: 'unsupported_format', message: expect.stringContaining('PDF') });
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="300" height="200"><rect width="300" height="200" fill="#fff"/></svg>');
+    await expect(prepareCard(svg)).rejects.toMatchObject({ reason: 'unsupported_format' });
+    // Only the header is read: a JPEG saying 8200 x 6200 (51 MP) is refused without decoding it.
+    await expect(prepareCard(await jpegClaiming(8200, 6200))).rejects.toMatchObject({ reason: 'image_too_large', message: expect.stringContaining('51 megapixels') });
+  });
+
+  it('finds the card in a photo of a desk and undoes the perspective: one side, card-shaped', async () => {
+    const [desk] = (await generateCards({ count: 1, seed: 3, styles: 'held-out' })).filter((c) => c.style.capture === 'desk');
+    const sides = await prepareCard(new Uint8Array(desk.bytes));
+    expect(sides).toHaveLength(1);
+    const aspect = sides[0].width / sides[0].height;
+    expect(aspect).toBeGreaterThan(1.45);
+    expect(aspect).toBeLessThan(1.75);
+    // The desk (1600 x 1200) is gone: what is left is the card, at about its own size.
+    expect(sides[0].width).toBeLessThan(1500);
+  });
+
+  it('reads a photo of both sides side by side as two sides, front first', async () => {
+    const cards = await generateCards({ count: 6, seed: 3, styles: 'held-out' });
+    const pair = cards.find((c) => c.style.capture === 'pair')!;
+    const sides = await prepareCard(new Uint8Array(pair.bytes));
+    expect(sides).toHaveLength(2);
+    for (const side of sides) expect(side.width / side.height).toBeGreaterThan(1.3);
+  });
+
+  it('keeps a card that fills the frame whole, and enlarges a small one', async () => {
+    const small = await sharp({ create: { width: 480, height: 300, channels: 3, background: '#f4f4f4' } }).jpeg().toBuffer();
+    const [side] = await prepareCard(small);
+    expect(side.width).toBeGreaterThanOrEqual(1000);
+    expect(side.width / side.height).toBeCloseTo(1.6, 1);
+  });
+
+  it('scores blur and glare: a blurred card is softer, a reflection on a photographed card is glare', async () => {
+    const width = 1000;
+    const height = 630;
+    const sharpCard = await sharp(Buffer.from(tiltedLines(width, height, 0)), { raw: { width, height, channels: 1 } }).png().toBuffer();
+    const blurred = await sharp(sharpCard).blur(4).png().toBuffer();
+    const crisp = imageQuality(await grey(sharpCard));
+    const soft = imageQuality(await grey(blurred));
+    expect(soft.sharpness).toBeLessThan(crisp.sharpness / 10);
+    expect(crisp.glare).toBe(0);
+    const glare = await sharp(sharpCard)
+      .composite([{ input: Buffer.from(`<svg width="${width}" height="${height}"><ellipse cx="300" cy="250" rx="220" ry="150" fill="#fff"/></svg>`) }])
+      .png()
+      .toBuffer();
+    expect(imageQuality(await grey(glare)).glare).toBeGreaterThan(0.1);
   });
 
   it('stretches a dim photo to the full grey range', () => {

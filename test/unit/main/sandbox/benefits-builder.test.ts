@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { benefitCategory, buildActiveBenefits, buildInactiveBenefits, planFor } from '../../../../src/main/sandbox/benefits-builder';
-import { BENEFIT_CODES, Benefit, SERVICE_TYPES, type ServiceType } from '../../../../src/shared/contract';
+import { benefitCategory, buildActiveBenefits, buildInactiveBenefits, planFor } from '@src/main/sandbox/benefits-builder';
+import { BENEFIT_CODES, Benefit, SERVICE_TYPES, type ServiceType } from '@src/shared/contract';
 
 const MEMBERS = ['W284619375', 'U51837264', '918273645', 'XOF837261945', 'H47382910', 'a', 'zz-99'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFaultSpec, seededRandom } from '../../../../src/main/sandbox/fault-injection';
+import { parseFaultSpec, seededRandom } from '@src/main/sandbox/fault-injection';
 
 describe('--faults', () => {
   it('parses rates and options', () => {

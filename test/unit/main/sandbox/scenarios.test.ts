@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { entityError, SANDBOX_AAA_CODES, SCENARIO_PREFIXES, scenarioFor } from '../../../../src/main/sandbox/scenarios';
-import { AAA_REASONS, ClearinghouseEntityError } from '../../../../src/shared/contract';
+import { entityError, SANDBOX_AAA_CODES, SCENARIO_PREFIXES, scenarioFor } from '@src/main/sandbox/scenarios';
+import { AAA_REASONS, ClearinghouseEntityError } from '@src/shared/contract';
 
 describe('member-id scenarios', () => {
   it('ordinary member ids are active coverage', () => {
@@ -21,7 +21,7 @@ describe('member-id scenarios', () => {
     expect(scenarioFor('')).toEqual({ kind: 'entity_error', code: '72' });
   });
 
-  it('covers the rejections DESIGN.md §4 names, each once', () => {
+  it('covers the rejections docs/sandbox.md names, each once', () => {
     expect([...SANDBOX_AAA_CODES]).toEqual(['15', '42', '43', '72', '73', '75', '76', '79']);
     const prefixes = SCENARIO_PREFIXES.map((s) => s.prefix);
     expect(new Set(prefixes).size).toBe(prefixes.length);

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL, APP_ORIGIN, createAppProtocolHandler, originOf } from '../../../../src/main/shell/app-protocol';
-import { CONTENT_SECURITY_POLICY } from '../../../../src/main/shell/content-security-policy';
-import { makeTempDir } from '../../../support/temp-dir';
+import { APP_ENTRY_URL, APP_ORIGIN, createAppProtocolHandler, originOf } from '@src/main/shell/app-protocol';
+import { CONTENT_SECURITY_POLICY } from '@src/main/shell/content-security-policy';
+import { makeTempDir } from '@test/support/temp-dir';
 
 const temp = makeTempDir('coverdesk-renderer-');
 const rendererDir = path.join(temp.dir, 'renderer');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { resolveUpdateFeed, startAutoUpdates } from '../../../../src/main/shell/auto-update';
+import { resolveUpdateFeed, startAutoUpdates } from '@src/main/shell/auto-update';
 
 function fakeUpdater(check = vi.fn(async () => null)) {
   return { autoDownload: false, autoInstallOnAppQuit: false, setFeedURL: vi.fn(), checkForUpdatesAndNotify: check };

@@ -1,9 +1,9 @@
 import type { IpcMainInvokeEvent } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL, APP_ORIGIN } from '../../../../src/main/shell/app-protocol';
-import { forwardBridgeEvents, isTrustedSender, registerBridgeIpc } from '../../../../src/main/shell/ipc-bridge';
-import { BRIDGE_EVENT_NAMES, BRIDGE_METHOD_NAMES } from '../../../../src/shared/bridge/contract';
-import { startTestHost, type HostFixture } from '../../../support/host-fixture';
+import { APP_ENTRY_URL, APP_ORIGIN } from '@src/main/shell/app-protocol';
+import { forwardBridgeEvents, isTrustedSender, registerBridgeIpc } from '@src/main/shell/ipc-bridge';
+import { BRIDGE_EVENT_NAMES, BRIDGE_METHOD_NAMES } from '@src/shared/bridge/contract';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { fakeFrame, fakeIpcMain, fakeWebContents, invokeEvent, type FakeWebContents } from './fake-electron';
 
 const PATIENT = { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' };

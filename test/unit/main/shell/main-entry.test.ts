@@ -3,11 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { APP_ENTRY_URL, APP_ORIGIN } from '../../../../src/main/shell/app-protocol';
-import { CONTENT_SECURITY_POLICY } from '../../../../src/main/shell/content-security-policy';
-import { databaseFileState } from '../../../../src/main/security/database-cipher';
-import { BRIDGE_METHOD_NAMES } from '../../../../src/shared/bridge/contract';
-import { makeTempDir } from '../../../support/temp-dir';
+import { APP_ENTRY_URL, APP_ORIGIN } from '@src/main/shell/app-protocol';
+import { CONTENT_SECURITY_POLICY } from '@src/main/shell/content-security-policy';
+import { databaseFileState } from '@src/main/db/database-cipher';
+import { BRIDGE_METHOD_NAMES } from '@src/shared/bridge/contract';
+import { makeTempDir } from '@test/support/temp-dir';
 import { fakeFrame, fakeIpcMain, fakeSession, fakeWebContents, invokeEvent, navigationEvent, type FakeWebContents } from './fake-electron';
 
 /**
@@ -16,6 +16,7 @@ import { fakeFrame, fakeIpcMain, fakeSession, fakeWebContents, invokeEvent, navi
  */
 // The mocked modules are these two objects; each start fills them with that test's fakes.
 const electron = vi.hoisted(() => ({}) as Record<string, unknown>);
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the fake updater holds whatever each test installs
 const updater = vi.hoisted(() => ({}) as { autoUpdater: Record<string, any> });
 vi.mock('electron', () => electron);
 vi.mock('electron-updater', () => updater);
@@ -75,6 +76,9 @@ function fakeElectron(dataRoot: string, backend: string) {
     },
     session: { defaultSession: session.session },
     shell: { openExternal: vi.fn(async () => undefined) },
+    // No OS notifications and no Touch ID here: the page's toasts and the PIN stand in.
+    Notification: { isSupported: () => false },
+    systemPreferences: { canPromptTouchID: () => false },
   };
   return { module, appEvents, windows, ipcMain, session, powerMonitor, protocolHandlers };
 }
@@ -87,7 +91,7 @@ async function startApp(backend = 'gnome_libsecret') {
   Object.assign(electron, fake.module);
   updater.autoUpdater = { autoDownload: false, autoInstallOnAppQuit: false, setFeedURL: vi.fn(), checkForUpdatesAndNotify: vi.fn(async () => null) };
   vi.resetModules();
-  const entry = await import('../../../../src/main/index');
+  const entry = await import('@src/main/index');
   await entry.started;
   return fake;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { APP_ORIGIN } from '../../../../src/main/shell/app-protocol';
-import { isAllowedExternalUrl } from '../../../../src/main/shell/external-links';
-import { applyNavigationPolicy } from '../../../../src/main/shell/navigation-policy';
+import { APP_ORIGIN } from '@src/main/shell/app-protocol';
+import { isAllowedExternalUrl } from '@src/main/shell/external-links';
+import { applyNavigationPolicy } from '@src/main/shell/navigation-policy';
 import { asWebContents, fakeWebContents, navigationEvent } from './fake-electron';
 
 function guarded() {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { APP_ENTRY_URL, APP_ORIGIN } from '../../../../src/main/shell/app-protocol';
-import { applyPermissionPolicy } from '../../../../src/main/shell/permission-policy';
+import { APP_ENTRY_URL, APP_ORIGIN } from '@src/main/shell/app-protocol';
+import { applyPermissionPolicy } from '@src/main/shell/permission-policy';
 import { fakeSession } from './fake-electron';
 
 function policy() {

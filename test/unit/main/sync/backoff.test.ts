@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { equalJitterMs, fullJitterMs, retryDelayMs } from '../../../../src/main/sync/backoff';
+import { equalJitterMs, fullJitterMs, retryDelayMs } from '@src/main/sync/backoff';
 
 const policy = { baseMs: 1_000, capMs: 300_000, maxRetryAfterMs: 3_600_000 };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { classifyFailure } from '../../../../src/main/sync/failure-kind';
-import { ServiceError } from '../../../../src/shared/service-error';
+import { classifyFailure } from '@src/main/sync/failure-kind';
+import { ServiceError } from '@src/shared/service-error';
 
 const answered = (status: number, code = 'x', retryAfterSeconds?: number) => new ServiceError(code, 'The upstream said no.', undefined, { status, retryAfterSeconds });
 

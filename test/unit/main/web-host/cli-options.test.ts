@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, parseCliOptions } from '../../../../src/main/web-host/cli-options';
+import { CliUsageError, parseCliOptions } from '@src/main/web-host/cli-options';
 
 describe('start:web options', () => {
   it('defaults to any free port, ~/.coverdesk and sandbox mode', () => {
@@ -29,9 +29,14 @@ describe('start:web options', () => {
     [['--upstream', 'not a url', '--api-key', 'k'], '--upstream must be a web address'],
     [['--upstream', 'ftp://a.example', '--api-key', 'k'], '--upstream must start with http'],
     [['--colour'], 'Usage: npm run start:web'],
+    [['--sandbox-x12', 'dir', '--upstream', 'https://a.example', '--api-key', 'k'], '--sandbox-x12 is for sandbox mode'],
   ])('refuses %j with a message saying what to change', (args, message) => {
     expect(() => parseCliOptions(args, '/home/desk')).toThrow(CliUsageError);
     expect(() => parseCliOptions(args, '/home/desk')).toThrow(message);
+  });
+
+  it('--sandbox-x12 DIR gives the embedded sandbox a folder of 271s', () => {
+    expect(parseCliOptions(['--sandbox-x12', 'answers'], '/home/desk').sync).toEqual({ sandboxX12Dir: path.resolve('answers') });
   });
 
   it('never echoes the API key in an error', () => {

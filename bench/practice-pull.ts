@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { createAuditLog } from '@src/main/audit/audit-log';
+import { createHost } from '@src/main/host/create-host';
+import { createHttpV1Client } from '@src/main/http/v1-client';
+import { createPullEngine, type PullFeed } from '@src/main/sync/pull-engine';
+import { MAX_CHANGES_LIMIT } from '@src/shared/contract';
+import { seedPracticeFile } from '@test/support/sync/practice-seed';
+import { makeTempDir } from '@test/support/temp-dir';
+import { median, percentile, round, type Benchmark } from './harness';
+import { startSandboxWorker, type Upstream } from './sync-drain';
+
+/**
+ * Issue 17: a new desk joining a practice of 100,000 records. The desk's bootstrap (each
+ * page fetched, every record checked against the contract, upserted by upstream id with its
+ * references mapped, audited as received, the cursor committed with the page) against a bare
+ * loop fetching and parsing the same pages from the same sandbox in the same run. Then the
+ * steady state: one pull round that brings one new record, against one bare GET of it.
+ */
+interface Bootstrapped {
+  ms: number;
+  records: number;
+  /** How long the desk's own creates took while the bootstrap ran: is the desk usable meanwhile? */
+  createMs: number[];
+  engine: ReturnType<typeof createPullEngine>;
+  feed: PullFeed;
+  close(): Promise<void>;
+}
+
+async function bootstrap(dataDir: string, upstream: Upstream): Promise<Bootstrapped> {
+  const host = createHost({ dataDir, localApi: false, hotFolder: false });
+  const db = host.database.db;
+  const client = createHttpV1Client({ baseUrl: upstream.url, apiKey: upstream.apiKey, timeoutMs: 60_000 });
+  const feed: PullFeed = { key: upstream.url, changes: (params) => client.changes!(params) };
+  const engine = createPullEngine({ db, clock: host.clock, ids: host.ids, audit: createAuditLog({ db, clock: host.clock, actor: 'bench' }) });
+  // Meanwhile the desk registers someone every 100 ms, as a front desk would.
+  const createMs: number[] = [];
+  let running = true;
+  const desk = (async () => {
+    for (let i = 0; running; i++) {
+      const t = process.hrtime.bigint();
+      await host.service.create('patients', { first_name: 'Walk', last_name: `In${i}`, date_of_birth: '1985-05-05' }, { source: 'dashboard' });
+      createMs.push(Number(process.hrtime.bigint() - t) / 1e6);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  const started = process.hrtime.bigint();
+  for (;;) {
+    const outcome = await engine.pullPage(feed, MAX_CHANGES_LIMIT);
+    if (outcome.kind !== 'applied') throw new Error(`bootstrap: ${outcome.kind}`);
+    if (!outcome.hasMore) break;
+    // As the pull component does: the desk's own work goes between pages.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  running = false;
+  await desk;
+  return { ms, records: engine.state(feed.key).received, createMs, engine, feed, close: () => host.close() };
+}
+
+async function bareLoop(upstream: Upstream): Promise<{ ms: number; records: number }> {
+  const started = process.hrtime.bigint();
+  let after: string | undefined;
+  let records = 0;
+  for (;;) {
+    const response = await fetch(`${upstream.url}/v1/changes?limit=${MAX_CHANGES_LIMIT}${after ? `&after=${after}` : ''}`, {
+      headers: { Authorization: `Bearer ${upstream.apiKey}`, Accept: 'application/json' },
+    });
+    const page = (await response.json()) as { data: unknown[]; next_cursor: string; has_more: boolean };
+    records += page.data.length;
+    after = page.next_cursor;
+    if (!page.has_more) break;
+  }
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, records };
+}
+
+export const practicePull: Benchmark = async ({ quick }) => {
+  const records = quick ? 4_000 : 100_000;
+  const temp = makeTempDir('coverdesk-bench-pull-');
+  const dbFile = path.join(temp.dir, 'sandbox', 'sandbox.sqlite');
+  let upstream: Upstream | undefined;
+  try {
+    seedPracticeFile(dbFile, records);
+    upstream = await startSandboxWorker(dbFile);
+    process.stderr.write(`  practice_pull: ${records} records\n`);
+    await bareLoop(upstream); // warm-up: the sandbox's page cache and JIT
+    const bare = await bareLoop(upstream);
+    const ours = await bootstrap(path.join(temp.dir, 'desk'), upstream);
+    if (ours.records !== records || bare.records !== records) throw new Error(`bootstrap received ${ours.records}, bare ${bare.records} of ${records}`);
+    const bareAgain = await bareLoop(upstream);
+    const bareMs = Math.min(bare.ms, bareAgain.ms);
+
+    // Steady state: one record made at the practice, one pull round brings it.
+    const rounds = quick ? 10 : 40;
+    const pullMs: number[] = [];
+    const getMs: number[] = [];
+    const post = (i: number) =>
+      fetch(`${upstream!.url}/v1/patients`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${upstream!.apiKey}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ first_name: 'Steady', last_name: `State${i}`, date_of_birth: '1990-01-01' }),
+      });
+    for (let i = 0; i < rounds; i++) {
+      await post(i);
+      const cursor = ours.engine.state(ours.feed.key).cursor;
+      let t = process.hrtime.bigint();
+      const bareAnswer = await fetch(`${upstream.url}/v1/changes?after=${cursor}`, { headers: { Authorization: `Bearer ${upstream.apiKey}` } });
+      await bareAnswer.json();
+      getMs.push(Number(process.hrtime.bigint() - t) / 1e6);
+      t = process.hrtime.bigint();
+      const outcome = await ours.engine.pullPage(ours.feed);
+      pullMs.push(Number(process.hrtime.bigint() - t) / 1e6);
+      if (outcome.kind !== 'applied' || outcome.applied !== 1) throw new Error('steady state: the new record did not arrive in one round');
+    }
+    await ours.close();
+    return [
+      {
+        name: 'practice_pull.bootstrap_records_per_s',
+        value: round((records * 1000) / ours.ms, 0),
+        unit: 'records/s',
+        baseline: round((records * 1000) / bareMs, 0),
+        ratio: round(bareMs / ours.ms, 3),
+      },
+      { name: 'practice_pull.bootstrap_time', value: round(ours.ms / 1000, 1), unit: 's', baseline: round(bareMs / 1000, 1), ratio: round(bareMs / ours.ms, 3) },
+      { name: 'practice_pull.create_during_bootstrap_p95', value: round(percentile(ours.createMs, 95), 2), unit: 'ms', baseline: null, ratio: null },
+      { name: 'practice_pull.steady_round_p50', value: round(median(pullMs), 2), unit: 'ms', baseline: round(median(getMs), 2), ratio: round(median(getMs) / median(pullMs), 3) },
+      { name: 'practice_pull.steady_round_p95', value: round(percentile(pullMs, 95), 2), unit: 'ms', baseline: round(percentile(getMs, 95), 2), ratio: round(percentile(getMs, 95) / percentile(pullMs, 95), 3) },
+    ];
+  } finally {
+    await upstream?.close();
+    temp.cleanup();
+  }
+};

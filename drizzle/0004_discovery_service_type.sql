@@ -1,0 +1,1 @@
+ALTER TABLE `electronic_eligibility_discoveries` ADD `service_type` text;

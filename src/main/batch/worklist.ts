@@ -1,0 +1,83 @@
+import type { Db } from '../db/open-database';
+import { appointmentsOn, toAppointment } from '../appointments/appointment-store';
+import type { WorklistRow, WorklistStatus } from '../../shared/bridge/appointment-contract';
+import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
+import type { Benefit, ClearinghouseEntityError } from '../../shared/contract';
+
+const GROUP: Record<WorklistStatus, WorklistRow['group']> = {
+  needs_patient: 'needs_attention',
+  no_card: 'needs_attention',
+  payer_unknown: 'needs_attention',
+  rejected: 'needs_attention',
+  inactive: 'needs_attention',
+  check_failed: 'needs_attention',
+  pending: 'waiting',
+  queued_offline: 'waiting',
+  not_checked: 'waiting',
+  ready: 'ready',
+};
+const ORDER: WorklistRow['group'][] = ['needs_attention', 'waiting', 'ready'];
+
+interface CheckRow {
+  id: string;
+  status: 'pending' | 'success' | 'failure';
+  benefits: string | null;
+  errors: string | null;
+  outbox_state: string | null;
+}
+
+/** The co-payment a person collects at the counter: the first in-network (or unspecified) one. */
+function copayOf(benefits: Benefit[]): string | null {
+  const copays = benefits.filter((b) => b.code === 'co_payment' && b.amount !== undefined);
+  const chosen = copays.find((b) => b.in_network === 'yes') ?? copays[0];
+  return chosen?.amount ?? null;
+}
+
+/**
+ * A day's appointments, each with the one status a person reads at a glance and what to do
+ * about it; what needs a person first, then what is waiting, then what is ready.
+ */
+export function worklist(db: Db, date: string): WorklistRow[] {
+  const sqlite = db.$client;
+  const newestCard = sqlite.prepare<[string], { id: string; carriers: string }>(
+    'SELECT id, insurance_carrier_ids AS carriers FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1',
+  );
+  const newestCheck = sqlite.prepare<[string], CheckRow>(
+    `SELECT c.id, c.status, c.benefits, c.clearinghouse_entity_errors AS errors,
+            (SELECT state FROM outbox o WHERE o.record_id = c.id ORDER BY o.id DESC LIMIT 1) AS outbox_state
+     FROM electronic_eligibility_checks c WHERE c.insurance_card_id = ? ORDER BY c.id DESC LIMIT 1`,
+  );
+  const rows = appointmentsOn(db, date).map((row): WorklistRow => {
+    const appointment = toAppointment(row);
+    const base = { appointment, card_id: null, check_id: null, copay: null };
+    const make = (status: WorklistStatus, detail: string, extra: Partial<WorklistRow> = {}): WorklistRow => ({ ...base, ...extra, status, group: GROUP[status], detail });
+    if (!row.patient_id) return make('needs_patient', `${row.candidate_patient_ids.length} patients have this name and date of birth: choose which one this is.`);
+    const card = newestCard.get(row.patient_id);
+    if (!card) return make('no_card', 'No insurance card on file: take the card photo at arrival.');
+    if ((JSON.parse(card.carriers) as string[]).length === 0) return make('payer_unknown', 'The card names no payer: run discovery to find the coverage.', { card_id: card.id });
+    const check = newestCheck.get(card.id);
+    if (!check) return make('not_checked', 'Not checked yet: run "Check" for this day.', { card_id: card.id });
+    const ids = { card_id: card.id, check_id: check.id };
+    if (check.status === 'pending') {
+      return check.outbox_state === 'synced' || check.outbox_state === 'sending'
+        ? make('pending', 'Asked the payer; waiting for the answer.', ids)
+        : make('queued_offline', 'Waiting to be sent (the eligibility service is not reachable yet).', ids);
+    }
+    if (check.status === 'failure') {
+      const errors = check.errors ? (JSON.parse(check.errors) as ClearinghouseEntityError[]) : [];
+      if (errors.length > 0) {
+        const first = errors[0];
+        const fix = first.field ? `Correct the ${first.field.replace(/_/g, ' ')} and check again.` : 'Open the check to see what to fix.';
+        return make('rejected', `The payer rejected the check: ${first.description.replace(/\.$/, '')}. ${fix}`, ids);
+      }
+      return make('check_failed', 'The check could not be completed: run it again.', ids);
+    }
+    const benefits = check.benefits ? (JSON.parse(check.benefits) as Benefit[]) : [];
+    if (eligibilityBadge({ status: 'success', benefit_codes: benefits.map((b) => b.code) }) === 'inactive') {
+      return make('inactive', 'Coverage is inactive: ask for a current card or run discovery.', ids);
+    }
+    const copay = copayOf(benefits);
+    return make('ready', copay ? `Active; copay ${copay}.` : 'Active.', { ...ids, copay });
+  });
+  return rows.sort((a, b) => ORDER.indexOf(a.group) - ORDER.indexOf(b.group) || a.appointment.time.localeCompare(b.appointment.time));
+}

@@ -1,0 +1,347 @@
+import { and, count, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { inTransaction, type Db } from '../db/open-database';
+import { outbox, photos, pull_set_aside, pull_state } from '../db/schema';
+import { findRow, insertRecord } from '../records/record-store';
+import { preparedOnce } from '../records/statements';
+import { TABLES, type NewRowOf } from '../records/tables';
+import type { Clock } from '../support/clock';
+import type { IdGenerator } from '../support/ids';
+import {
+  COLLECTIONS,
+  ObjectKey,
+  createReferences,
+  isFeedCollection,
+  type Check,
+  type ChangesParams,
+  type FeedCollection,
+  type InsuranceCard,
+  type ReceivedChange,
+  type ReceivedChangesPage,
+  type ResourceOf,
+} from '../../shared/contract';
+import { fieldErrorsFromZod, isServiceError } from '../../shared/service-error';
+import { applyCardFacts, applyTerminal, isPolledCollection } from './remote-results';
+import type { SyncLog } from './sync-policy';
+
+/**
+ * The pull side of sync (docs/decisions.md, "Pulling the practice"): pages of the upstream's
+ * changes feed applied to the desk's store, each page in one transaction with the cursor
+ * that ends it, so a crash resumes exactly where the last committed page ended.
+ */
+
+export interface PullFeed {
+  /** What the cursor belongs to (the upstream's URL): another upstream starts from the beginning. */
+  key: string;
+  changes(params: ChangesParams): Promise<ReceivedChangesPage>;
+}
+
+export interface PullDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  /** Each record received from elsewhere is audited as `receive` in its page's transaction. */
+  audit?: { append(action: 'receive', recordId: string): unknown };
+  /** Told after a page commits, per record it wrote, so screens refresh. */
+  onRecordChanged?(change: { collection: FeedCollection; id: string }): void;
+  /** Told after a page commits, per patient it created (duplicate candidates). */
+  onPatientReceived?(localPatientId: string): void;
+  log?: SyncLog;
+}
+
+export type PageOutcome =
+  | { kind: 'applied'; applied: number; setAside: number; hasMore: boolean; waiting: boolean }
+  /** The upstream has no feed (404): push works; the desk cannot see the practice. */
+  | { kind: 'unavailable' }
+  /** 410: the cursor was dropped; the next page starts from the beginning. */
+  | { kind: 'restarted' };
+
+export interface PullState {
+  cursor: string | null;
+  bootstrapped_at: string | null;
+  last_pulled_at: string | null;
+  received: number;
+  behind: boolean;
+}
+
+type Applied = 'written' | 'unchanged' | 'set_aside' | 'wait';
+
+type Row = { id: string; remote_id: string | null };
+
+/** Upstream id → local id lookups for one table, by the `remote_id` index; built once per table (a bootstrap asks 100,000 times). */
+function localIdOf(db: Db, collection: FeedCollection, remoteId: string): string | undefined {
+  const statement = preparedOnce(db, `pull:local-id:${collection}`, () => {
+    const table = TABLES[collection] as typeof TABLES.patients;
+    return db.select({ id: table.id }).from(table).where(eq(table.remote_id, sql.placeholder('remote_id'))).prepare();
+  });
+  return statement.get({ remote_id: remoteId })?.id;
+}
+
+/** The object key at the end of an upstream photo URL (keys are the photo's SHA-256 everywhere). */
+export function objectKeyOfUrl(url: string | undefined): string | null {
+  if (!url) return null;
+  const last = decodeURIComponent(url.split('?')[0].split('/').pop() ?? '');
+  return ObjectKey.safeParse(last).success ? last : null;
+}
+
+export function readPullState(db: Db, key: string): PullState {
+  const row = db.select().from(pull_state).where(eq(pull_state.upstream, key)).get();
+  return row ?? { cursor: null, bootstrapped_at: null, last_pulled_at: null, received: 0, behind: true };
+}
+
+export function setAsideCount(db: Db): number {
+  return db.select({ n: count() }).from(pull_set_aside).get()?.n ?? 0;
+}
+
+export function createPullEngine(deps: PullDeps) {
+  const { db } = deps;
+  const now = () => deps.clock.now().toISOString();
+
+  /**
+   * Whether a record the upstream has and this desk does not know could be one of the
+   * desk's own whose send landed but whose answer has not (in flight, or sent once and
+   * unanswered). Applying it now would make a second copy; it waits for the push.
+   */
+  let unsureCache: Map<FeedCollection, boolean> | null = null;
+  function unsureSends(collection: FeedCollection): boolean {
+    // Asked per record of a page: answered once per page and collection.
+    const cached = unsureCache?.get(collection);
+    if (cached !== undefined) return cached;
+    const row = db
+      .select({ n: count() })
+      .from(outbox)
+      .where(and(eq(outbox.collection, collection), or(eq(outbox.state, 'sending'), and(eq(outbox.state, 'queued'), gt(outbox.attempts, 0)))))
+      .get();
+    const unsure = (row?.n ?? 0) > 0;
+    unsureCache?.set(collection, unsure);
+    return unsure;
+  }
+
+  /** The desk's outbox entries for a record: none (from elsewhere), all synced, or some not yet. */
+  function sentByThisDesk(localId: string): 'no' | 'synced' | 'unsent' {
+    const rows = db.select({ state: outbox.state }).from(outbox).where(eq(outbox.record_id, localId)).all();
+    if (rows.length === 0) return 'no';
+    return rows.some((row) => row.state !== 'synced') ? 'unsent' : 'synced';
+  }
+
+  function setAside(collection: string, upstreamId: string | null, reason: string, record: unknown): void {
+    anySetAside = true;
+    if (upstreamId) db.delete(pull_set_aside).where(and(eq(pull_set_aside.collection, collection), eq(pull_set_aside.upstream_id, upstreamId))).run();
+    db.insert(pull_set_aside).values({ collection, upstream_id: upstreamId, reason, record: record ?? null, created_at: now() }).run();
+  }
+
+  // Whether anything is set aside at all: most pages of a bootstrap have nothing to clear.
+  let anySetAside = true;
+  function clearSetAside(collection: string, upstreamId: string): void {
+    if (!anySetAside) return;
+    db.delete(pull_set_aside).where(and(eq(pull_set_aside.collection, collection), eq(pull_set_aside.upstream_id, upstreamId))).run();
+  }
+
+  /** A photo named by a pulled card: a row without bytes, fetched on first view. */
+  function notePhoto(url: string | undefined): string | null {
+    const key = objectKeyOfUrl(url);
+    if (!key) return null;
+    db.insert(photos)
+      .values({ object_key: key, content_type: key.endsWith('.png') ? 'image/png' : 'image/jpeg', byte_size: 0, created_at: now(), remote_id: key })
+      .onConflictDoNothing()
+      .run();
+    return key;
+  }
+
+  /** The record's fields as a new local row: references to other records mapped to local ids. */
+  function newRow(collection: FeedCollection, record: Record<string, unknown>): { row: Record<string, unknown> } | { missing: string } {
+    const row: Record<string, unknown> = { ...record, id: deps.ids.next(COLLECTIONS[collection].prefix), remote_id: record.id };
+    delete row.sync;
+    const references = createReferences(collection)
+      .filter(([, ref]) => ref.local && ref.target !== 'photos')
+      .map(([field, ref]) => [field, ref.target as FeedCollection] as const);
+    if (collection === 'electronic_eligibility_checks') references.push(['electronic_eligibility_discovery_id', 'electronic_eligibility_discoveries']);
+    for (const [field, target] of references) {
+      const upstreamId = record[field];
+      if (upstreamId === undefined) {
+        if (collection === 'insurance_cards' && field === 'patient_id') return { missing: 'The card names no patient; a desk keeps cards under their patient.' };
+        continue;
+      }
+      const localId = localIdOf(db, target, String(upstreamId));
+      if (!localId) {
+        // A check's discovery is context, not a home: the check is kept without it.
+        if (field === 'electronic_eligibility_discovery_id') {
+          row[field] = null;
+          continue;
+        }
+        return { missing: `It refers to ${COLLECTIONS[target].noun} ${String(upstreamId)}, which this desk has not received yet.` };
+      }
+      row[field] = localId;
+    }
+    if (collection === 'insurance_cards') {
+      const card = record as InsuranceCard;
+      row.front_photo_object_key = notePhoto(card.front_photo_download_url);
+      row.back_photo_object_key = notePhoto(card.back_photo_download_url);
+      delete row.front_photo_download_url;
+      delete row.back_photo_download_url;
+    }
+    return { row };
+  }
+
+  /** What the upstream says now about a record this desk already has. */
+  function update(collection: FeedCollection, local: Row, record: ResourceOf<FeedCollection>): boolean {
+    // The desk's own unsent change wins; the upstream's answer lands with its push.
+    const sent = sentByThisDesk(local.id);
+    if (sent === 'unsent') return false;
+    if (collection === 'insurance_cards') {
+      const card = record as InsuranceCard;
+      let changed = applyCardFacts(db, local.id, card);
+      const row = findRow(db, 'insurance_cards', local.id)!;
+      const front = row.front_photo_object_key ? null : notePhoto(card.front_photo_download_url);
+      const back = row.back_photo_object_key ? null : notePhoto(card.back_photo_download_url);
+      if (front || back) {
+        const table = TABLES.insurance_cards;
+        db.update(table)
+          .set({ ...(front ? { front_photo_object_key: front } : {}), ...(back ? { back_photo_object_key: back } : {}) })
+          .where(eq(table.id, local.id))
+          .run();
+        changed = true;
+      }
+      return changed;
+    }
+    // The desk's own discoveries, checks and extractions are sync's to finish: its poll stores
+    // the result with its follow-ups (spawned checks, card facts) in one transaction.
+    if (isPolledCollection(collection) && sent === 'no') return applyTerminal(db, collection, local.id, record as Check);
+    return false;
+  }
+
+  function applyOne(change: ReceivedChange, written: { collection: FeedCollection; id: string; created: boolean }[]): Applied {
+    const record = change.record as Record<string, unknown> | null;
+    const upstreamId = record && typeof record === 'object' && typeof record.id === 'string' ? record.id : null;
+    if (!isFeedCollection(change.collection)) {
+      setAside(change.collection.slice(0, 64), upstreamId, `The feed named a collection this desk does not keep (${change.collection.slice(0, 64)}).`, null);
+      return 'set_aside';
+    }
+    const collection = change.collection;
+    const parsed = COLLECTIONS[collection].resource.safeParse(change.record);
+    if (!parsed.success) {
+      // The reason names the fields, never their values (they may be PHI).
+      const fields = fieldErrorsFromZod(parsed.error, change.record).map((e) => e.message);
+      setAside(collection, upstreamId, `The ${COLLECTIONS[collection].noun} does not match the contract: ${fields.join(' ')}`, null);
+      return 'set_aside';
+    }
+    const resource = parsed.data as ResourceOf<FeedCollection> & { id: string };
+    const knownId = localIdOf(db, collection, resource.id);
+    if (knownId) {
+      clearSetAside(collection, resource.id);
+      const changed = update(collection, { id: knownId, remote_id: resource.id }, resource);
+      if (changed) written.push({ collection, id: knownId, created: false });
+      return changed ? 'written' : 'unchanged';
+    }
+    if (unsureSends(collection)) return 'wait';
+    const built = newRow(collection, resource as unknown as Record<string, unknown>);
+    if ('missing' in built) {
+      setAside(collection, resource.id, built.missing, resource);
+      return 'set_aside';
+    }
+    insertRecord(db, collection, built.row as NewRowOf<typeof collection>);
+    clearSetAside(collection, resource.id);
+    written.push({ collection, id: built.row.id as string, created: true });
+    return 'written';
+  }
+
+  /** Records set aside for a reference the desk lacked: tried again with each page. */
+  function retrySetAside(written: { collection: FeedCollection; id: string; created: boolean }[]): void {
+    const waiting = db.select().from(pull_set_aside).all().filter((row) => row.record !== null && isFeedCollection(row.collection));
+    for (const row of waiting) {
+      const outcome = applyOne({ collection: row.collection, cursor: '0', record: row.record }, written);
+      if (outcome === 'written' || outcome === 'unchanged') db.delete(pull_set_aside).where(eq(pull_set_aside.id, row.id)).run();
+    }
+  }
+
+  /** Applies one page and moves the cursor past what was handled, in one transaction. */
+  function applyPage(key: string, page: ReceivedChangesPage): PageOutcome {
+    const written: { collection: FeedCollection; id: string; created: boolean }[] = [];
+    unsureCache = new Map();
+    const result = inTransaction(db, () => {
+      anySetAside = setAsideCount(db) > 0;
+      const state = readPullState(db, key);
+      let cursor = state.cursor;
+      let setAsideNow = 0;
+      let waiting = false;
+      for (const change of page.data) {
+        const outcome = applyOne(change, written);
+        if (outcome === 'wait') {
+          waiting = true;
+          break;
+        }
+        if (outcome === 'set_aside') setAsideNow += 1;
+        cursor = change.cursor;
+      }
+      if (!waiting) {
+        cursor = page.next_cursor;
+        if (written.length > 0 && anySetAside) retrySetAside(written);
+      }
+      // A record arriving is audited; news about one the desk holds is not (as sync's own polls).
+      for (const record of written) if (record.created) deps.audit?.append('receive', record.id);
+      const at = now();
+      const caughtUp = !waiting && !page.has_more;
+      const values = {
+        cursor,
+        last_pulled_at: at,
+        received: state.received + written.filter((w) => w.created).length,
+        behind: !caughtUp,
+        // The last time the desk had everything the practice had: how far behind it is.
+        bootstrapped_at: caughtUp ? at : state.bootstrapped_at,
+      };
+      db.insert(pull_state).values({ upstream: key, ...values }).onConflictDoUpdate({ target: pull_state.upstream, set: values }).run();
+      return { applied: written.length, setAside: setAsideNow, waiting };
+    });
+    // A bootstrap page writes a hundred records: screens hear once per collection, not per record.
+    const told = written.length > 10 ? [...new Map(written.map((w) => [w.collection, w])).values()] : written;
+    for (const record of told) deps.onRecordChanged?.({ collection: record.collection, id: record.id });
+    for (const record of written) if (record.created && record.collection === 'patients') deps.onPatientReceived?.(record.id);
+    return { kind: 'applied', ...result, hasMore: page.has_more && !result.waiting };
+  }
+
+  /** Forgets the cursor of this upstream: the next page reads the feed from the beginning. */
+  function restart(key: string): void {
+    db.update(pull_state).set({ cursor: null, behind: true }).where(eq(pull_state.upstream, key)).run();
+  }
+
+  return {
+    /** One page: fetch after the stored cursor, apply, commit with the new cursor. */
+    async pullPage(feed: PullFeed, limit?: number): Promise<PageOutcome> {
+      const { cursor } = readPullState(db, feed.key);
+      let page: ReceivedChangesPage;
+      try {
+        page = await feed.changes({ ...(cursor ? { after: cursor } : {}), ...(limit ? { limit } : {}) });
+      } catch (error) {
+        if (isServiceError(error) && error.status === 404) return { kind: 'unavailable' };
+        if (isServiceError(error) && error.code === 'cursor_expired') {
+          deps.log?.('pull.cursor_expired', {});
+          restart(feed.key);
+          return { kind: 'restarted' };
+        }
+        throw error;
+      }
+      return applyPage(feed.key, page);
+    },
+    state: (key: string) => readPullState(db, key),
+    /** The upstream's row, written once at start, so later pulls only ever update it. */
+    ensureState(key: string): void {
+      db.insert(pull_state).values({ upstream: key }).onConflictDoNothing().run();
+    },
+    /** Records set aside (newest first) for the Sync screen: what, which upstream id, why. Never the record itself. */
+    setAside(limit = 50) {
+      return db
+        .select({ id: pull_set_aside.id, collection: pull_set_aside.collection, upstream_id: pull_set_aside.upstream_id, reason: pull_set_aside.reason, created_at: pull_set_aside.created_at })
+        .from(pull_set_aside)
+        .orderBy(pull_set_aside.id)
+        .limit(limit)
+        .all()
+        .reverse();
+    },
+    /** Local ids of records pulled with these upstream ids (tests, duplicate checks). */
+    localIds(collection: FeedCollection, remoteIds: string[]): string[] {
+      const table = TABLES[collection] as typeof TABLES.patients;
+      return remoteIds.length ? db.select({ id: table.id }).from(table).where(inArray(table.remote_id, remoteIds)).all().map((r) => r.id) : [];
+    },
+  };
+}
+
+export type PullEngine = ReturnType<typeof createPullEngine>;

@@ -1,0 +1,130 @@
+import type { Query, QueryClient } from '@tanstack/react-query';
+import type { BridgeApi, BridgeEvent, BridgeEventPayload, BridgeInput, BridgeMethod } from '../../../shared/bridge/contract';
+import type { DeskPatientDetail } from '../../../shared/bridge/desk-contract';
+import { bridgeQueries, refreshQuery, setBridgeData } from './query-client';
+
+/** The collections shown on Today and on a patient's screens. */
+export const DESK_COLLECTIONS = ['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries'];
+const SCANNED = ['photos', 'inbox_items'];
+const OUTBOX = [...DESK_COLLECTIONS, 'extractions', 'photos'];
+const SCHEDULE = [...DESK_COLLECTIONS, 'appointments'];
+
+interface Refresh<E extends BridgeEvent> {
+  event: E;
+  method: BridgeMethod;
+  /**
+   * Events are gathered for this long, then the queries they touched are read once: the sync
+   * worker, the local API and the hot folder may report hundreds of changes a second.
+   */
+  delayMs: number;
+  /** Whether this event may change what the query shows; every event of its kind if absent. */
+  touches?(payload: BridgeEventPayload<E>, query: Query): boolean;
+}
+type AnyRefresh = { [E in BridgeEvent]: Refresh<E> }[BridgeEvent];
+
+function patientOf(query: Query): { id: string; detail: DeskPatientDetail | undefined } {
+  const input = query.queryKey[2] as BridgeInput<'desk.patient'>;
+  return { id: input.id, detail: query.state.data as DeskPatientDetail | undefined };
+}
+
+/**
+ * A change may be this patient's: one of their records, or a new card, check or discovery
+ * (which may be theirs). Each read of a patient is an audited view, so other patients'
+ * registrations never cause one.
+ */
+function mayBeTheirs(change: BridgeEventPayload<'records.changed'>, query: Query): boolean {
+  const { id, detail } = patientOf(query);
+  if (change.id === id) return true;
+  if (detail && [...detail.cards, ...detail.checks, ...detail.discoveries].some((record) => record.id === change.id)) return true;
+  return DESK_COLLECTIONS.includes(change.collection) && change.collection !== 'patients';
+}
+
+/** Sync progress matters to a patient while any of theirs is still on its way or unanswered. */
+function travelling(query: Query): boolean {
+  const { detail } = patientOf(query);
+  if (!detail) return true;
+  return (
+    [detail.patient, ...detail.cards, ...detail.checks, ...detail.discoveries].some((record) => record.sync && record.sync.state !== 'synced') ||
+    detail.checks.some((check) => check.status === 'pending') ||
+    detail.discoveries.some((discovery) => discovery.status === 'pending')
+  );
+}
+
+/** Which host events refresh which reads. */
+export const EVENT_REFRESHES: readonly AnyRefresh[] = [
+  { event: 'records.changed', method: 'desk.today', delayMs: 250, touches: (change) => DESK_COLLECTIONS.includes(change.collection) },
+  // A record synced or failed changes a row's marker without changing the record; the sync
+  // worker reports often while it works, so these are gathered up longer.
+  { event: 'sync.status', method: 'desk.today', delayMs: 1000 },
+  { event: 'records.changed', method: 'desk.patient', delayMs: 150, touches: mayBeTheirs },
+  { event: 'sync.status', method: 'desk.patient', delayMs: 500, touches: (_status, query) => travelling(query) },
+  { event: 'records.changed', method: 'inbox.list', delayMs: 400, touches: (change) => SCANNED.includes(change.collection) },
+  { event: 'records.changed', method: 'sync.list', delayMs: 300, touches: (change) => OUTBOX.includes(change.collection) },
+  { event: 'sync.status', method: 'sync.list', delayMs: 500 },
+  // The schedule (issue 16): appointments imported, checks made and answered, a batch moving.
+  // A batch makes and answers hundreds of checks: the worklist is read again at most once a second.
+  { event: 'records.changed', method: 'appointments.worklist', delayMs: 1000, touches: (change) => SCHEDULE.includes(change.collection) },
+  { event: 'records.changed', method: 'appointments.list', delayMs: 300, touches: (change) => change.collection === 'appointments' || change.collection === 'patients' },
+  { event: 'sync.status', method: 'appointments.worklist', delayMs: 1000 },
+  { event: 'appointments.progress', method: 'appointments.worklist', delayMs: 1000, touches: (progress, query) => (query.queryKey[2] as { date?: string }).date === progress.date },
+];
+
+export interface Timers {
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+const GLOBAL_TIMERS: Timers = {
+  setTimeout: (run, ms) => setTimeout(run, ms),
+  clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+};
+
+/**
+ * Listens to the host's events and refreshes the queries they touch (EVENT_REFRESHES); the
+ * sync status an event carries becomes the `sync.status` query's data. Returns the unsubscribe.
+ */
+export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryClient, timers: Timers = GLOBAL_TIMERS): () => void {
+  const gathered = new Map<AnyRefresh, { handle: unknown; queries: Set<Query> }>();
+
+  const gather = (refresh: AnyRefresh, touched: Query[]) => {
+    if (touched.length === 0) return;
+    const open = gathered.get(refresh);
+    if (open) {
+      touched.forEach((query) => open.queries.add(query));
+      return;
+    }
+    const handle = timers.setTimeout(() => {
+      const queries = gathered.get(refresh)?.queries ?? new Set<Query>();
+      gathered.delete(refresh);
+      queries.forEach((query) => refreshQuery(client, query));
+    }, refresh.delayMs);
+    gathered.set(refresh, { handle, queries: new Set(touched) });
+  };
+
+  const on = <E extends BridgeEvent>(event: E, payload: BridgeEventPayload<E>) => {
+    for (const refresh of EVENT_REFRESHES) {
+      if (refresh.event !== event) continue;
+      const touches = refresh.touches as Refresh<E>['touches'];
+      gather(
+        refresh,
+        bridgeQueries(client, refresh.method).filter((query) => !touches || touches(payload, query)),
+      );
+    }
+  };
+
+  const offs = [
+    bridge.on('records.changed', (change) => on('records.changed', change)),
+    bridge.on('sync.status', (status) => {
+      setBridgeData(client, 'sync.status', {}, status);
+      on('sync.status', status);
+    }),
+    bridge.on('appointments.progress', (progress) => {
+      setBridgeData(client, 'appointments.progress', { date: progress.date }, progress);
+      on('appointments.progress', progress);
+    }),
+  ];
+  return () => {
+    offs.forEach((off) => off());
+    gathered.forEach(({ handle }) => timers.clearTimeout(handle));
+    gathered.clear();
+  };
+}

@@ -1,0 +1,126 @@
+import { keepPreviousData, QueryClient, type Query, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import type { BridgeApi, BridgeError, BridgeInput, BridgeMethod, BridgeOutput, BridgeResult } from '../../../shared/bridge/contract';
+
+/** The query layer's defaults: what the desk reads through the bridge, and when it reads again. */
+export function createBridgeQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        // The bridge is this computer's host, not the network: being offline never pauses a read.
+        networkMode: 'always',
+        // A host answer is final (a refused input stays refused); the screen shows the error.
+        retry: false,
+        // Reads refresh on host events (see bridge-invalidation.ts), on the desk's own changes
+        // and on a few slow polls; never because the window got focus back. Some reads are
+        // audited views on the host: a refresh nobody asked for would be a view nobody made.
+        refetchOnWindowFocus: false,
+        refetchOnReconnect: false,
+        // A screen that opens reads what it shows, as it always has; while it is open, only the
+        // refreshes above read again.
+        staleTime: 0,
+        // Polls (a pending check, the sync status) keep going while the window is minimised.
+        refetchIntervalInBackground: true,
+      },
+      mutations: { networkMode: 'always', retry: false },
+    },
+  });
+}
+
+/** One query key per bridge method and input: `['bridge', 'desk.patient', { id }]`. */
+export function bridgeKey<M extends BridgeMethod>(method: M, input?: BridgeInput<M> | null | 'all-pages'): QueryKey {
+  return input === undefined ? ['bridge', method] : ['bridge', method, input];
+}
+
+/** Every query of one method that has an input (a query waiting for one reads nothing). */
+export function bridgeQueries(client: QueryClient, method: BridgeMethod): Query[] {
+  return client.getQueryCache().findAll({ queryKey: bridgeKey(method), predicate: (query) => query.queryKey[2] != null });
+}
+
+/** The failure a bridge read throws inside the query layer, carrying the host's error. */
+export class BridgeCallError extends Error {
+  constructor(readonly error: BridgeError) {
+    super(error.message);
+    this.name = 'BridgeCallError';
+  }
+}
+
+/** Any failure as a bridge error, so every failure is shown the same way. */
+export function asBridgeError(error: unknown): BridgeError {
+  if (error instanceof BridgeCallError) return error.error;
+  return { type: 'api_error', code: 'internal_error', message: 'Something went wrong inside Coverdesk. Nothing you entered was lost; try again.', status: 0 };
+}
+
+type BridgeCall<M extends BridgeMethod> = (input: BridgeInput<M>) => Promise<BridgeResult<BridgeOutput<M>>>;
+
+/** `bridge.desk.patient` for `'desk.patient'`: the method by its contract name. */
+export function bridgeCall<M extends BridgeMethod>(bridge: BridgeApi, method: M): BridgeCall<M> {
+  const [domain, verb] = method.split('.') as [string, string];
+  const calls = bridge as unknown as Record<string, Record<string, BridgeCall<M>>>;
+  return (input) => calls[domain][verb](input);
+}
+
+/** A bridge read for the query layer: the value, or a thrown BridgeCallError. */
+export async function readBridge<M extends BridgeMethod>(bridge: BridgeApi, method: M, input: BridgeInput<M>): Promise<BridgeOutput<M>> {
+  const result = await bridgeCall(bridge, method)(input);
+  if (!result.ok) throw new BridgeCallError(result.error);
+  return result.value;
+}
+
+/** Puts what a change answered in place of a read's data, so the screen needs no second read. */
+export function setBridgeData<M extends BridgeMethod>(client: QueryClient, method: M, input: BridgeInput<M>, value: BridgeOutput<M>): void {
+  client.setQueryData(bridgeKey(method, input), value);
+}
+
+const queued = new WeakSet<Query>();
+
+/**
+ * Reads a query again if a screen shows it (else marks it out of date for the next one). At
+ * most one request is in flight: a refresh asked for meanwhile becomes one more request when
+ * it answers, so a busy host (a sync of thousands of records) is never asked the same thing
+ * a hundred times, and a change made during a read is never missed.
+ */
+export function refreshQuery(client: QueryClient, query: Query): void {
+  const again = () => void client.invalidateQueries({ queryKey: query.queryKey, exact: true });
+  const running = query.state.fetchStatus === 'fetching' ? query.promise : undefined;
+  if (!running) return again();
+  if (queued.has(query)) return;
+  queued.add(query);
+  void running
+    .catch(() => undefined)
+    .finally(() => {
+      queued.delete(query);
+      again();
+    });
+}
+
+export interface BridgeQueryOptions<M extends BridgeMethod> {
+  /**
+   * The host audits each of these reads as a view of the record. Read whenever a screen
+   * opens it (each opening is a view, even straight after another screen showed it), never
+   * again unless something of the record may have changed, and dropped from memory as soon
+   * as no screen shows it.
+   */
+  view?: boolean;
+  /** While a new input's answer is on its way, keep showing the last input's answer. */
+  keepPrevious?: boolean;
+  /** A slow poll (ms) for what events may miss; from the current data, `false` for none. */
+  poll?: number | ((data: BridgeOutput<M> | undefined) => number | false);
+}
+
+/** The query options of one bridge read (what `useBridgeQuery` asks of the query layer). */
+export function bridgeQueryOptions<M extends BridgeMethod>(
+  bridge: BridgeApi,
+  method: M,
+  input: BridgeInput<M> | null,
+  options: BridgeQueryOptions<M> = {},
+): UseQueryOptions<BridgeOutput<M>, Error, BridgeOutput<M>, QueryKey> {
+  const { view = false, keepPrevious = false, poll } = options;
+  return {
+    queryKey: bridgeKey(method, input),
+    queryFn: () => readBridge(bridge, method, input as BridgeInput<M>),
+    enabled: input !== null,
+    ...(view ? { staleTime: Infinity, gcTime: 0, refetchOnMount: 'always' as const } : {}),
+    ...(keepPrevious ? { placeholderData: keepPreviousData } : {}),
+    ...(poll === undefined ? {} : { refetchInterval: typeof poll === 'number' ? poll : (query: Query<BridgeOutput<M>, Error>) => poll(query.state.data) }),
+  };
+}

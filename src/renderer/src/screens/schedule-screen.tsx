@@ -1,0 +1,165 @@
+import { memo, useState } from 'react';
+import type { WorklistRow } from '../../../shared/bridge/appointment-contract';
+import { formatDob, localDate, patientName } from '../format';
+import { useBridge } from '../bridge/bridge-provider';
+import { useBridgeQuery } from '../bridge/use-bridge-query';
+import { useNavigation } from '../state/navigation';
+import { BatchPanel } from '../schedule/batch-panel';
+import { ScheduleImport } from '../schedule/schedule-import';
+import { ScheduleSettings } from '../schedule/schedule-settings';
+import { formatTime, nextDay, WORKLIST_STATUS, worklistAction } from '../schedule/worklist-labels';
+import { Badge } from '../ui/badge';
+import { Button } from '../ui/button';
+import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
+import { ScreenTitle } from '../ui/screen-title';
+
+const GROUP_TITLES: Record<WorklistRow['group'], string> = { needs_attention: 'Needs you', waiting: 'Waiting', ready: 'Ready' };
+
+/**
+ * The schedule: a day's appointments from the scheduling system, checked ahead in a batch,
+ * as a worklist with what needs a person first. Printable for the morning huddle.
+ */
+export function ScheduleScreen() {
+  const today = localDate();
+  const tomorrow = nextDay(today);
+  const [date, setDate] = useState(tomorrow);
+  // Host events refresh it as checks are made and answered: see bridge-invalidation.ts.
+  const worklist = useBridgeQuery('appointments.worklist', { date }, { keepPrevious: true });
+  const label = date === tomorrow ? 'tomorrow' : date === today ? 'today' : new Date(`${date}T12:00:00`).toLocaleDateString([], { weekday: 'long', month: 'short', day: 'numeric' });
+  const rows = worklist.data?.rows ?? [];
+
+  return (
+    <div className="screen">
+      <div className="screen__header">
+        <ScreenTitle subtitle="Appointments from your scheduling system, checked ahead of the visit.">Schedule</ScreenTitle>
+        <Button className="no-print" onClick={() => window.print()}>
+          Print worklist
+        </Button>
+      </div>
+
+      <ScheduleImport onImported={() => worklist.reload()} />
+      <ScheduleSettings />
+
+      <Panel title={`Worklist for ${label}`} titleId="worklist-title">
+        <div className="row no-print">
+          <label className="field__label" htmlFor="worklist-date">
+            Day
+          </label>
+          <input id="worklist-date" className="input input--date" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
+        </div>
+        <BatchPanel date={date} label={label} />
+        {worklist.error && <Notice tone="bad">{worklist.error.message}</Notice>}
+        {worklist.loading && !worklist.data ? (
+          <Loading label="Loading the worklist…" />
+        ) : rows.length === 0 ? (
+          <EmptyState title="No appointments on this day.">Import the schedule export above, or choose another day.</EmptyState>
+        ) : (
+          <WorklistTable rows={rows} />
+        )}
+      </Panel>
+    </div>
+  );
+}
+
+function WorklistTable({ rows }: { rows: WorklistRow[] }) {
+  const groups = (['needs_attention', 'waiting', 'ready'] as const).map((group) => ({ group, rows: rows.filter((r) => r.group === group) })).filter((g) => g.rows.length > 0);
+  return (
+    <table className="table worklist" aria-labelledby="worklist-title">
+      <thead>
+        <tr>
+          <th>Time</th>
+          <th>Patient</th>
+          <th>Visit</th>
+          <th>Status</th>
+          <th>What to do</th>
+          <th className="no-print">
+            <span className="visually-hidden">Action</span>
+          </th>
+        </tr>
+      </thead>
+      {groups.map(({ group, rows: groupRows }) => (
+        <tbody key={group}>
+          <tr>
+            <th colSpan={6} scope="colgroup">
+              {GROUP_TITLES[group]} ({groupRows.length})
+            </th>
+          </tr>
+          {groupRows.map((row) => (
+            <WorklistLine key={row.appointment.id} row={row} />
+          ))}
+        </tbody>
+      ))}
+    </table>
+  );
+}
+
+/**
+ * One appointment. Memoised: the query layer keeps unchanged rows the same objects across
+ * refreshes, so while a batch runs only the rows whose status moved render again.
+ */
+const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
+  const { navigate } = useNavigation();
+  const [choosing, setChoosing] = useState(false);
+  const { appointment } = row;
+  const status = WORKLIST_STATUS[row.status];
+  const action = worklistAction(row);
+  return (
+    <>
+      <tr data-testid={`worklist-row-${appointment.id}`} data-status={row.status}>
+        <td className="nowrap">{formatTime(appointment.time)}</td>
+        <td>
+          {patientName(appointment)}
+          <div className="small muted">{formatDob(appointment.date_of_birth)}</div>
+        </td>
+        <td>{appointment.visit_type ?? <span className="muted">—</span>}</td>
+        <td>
+          <Badge tone={status.tone}>{status.label}</Badge>
+          {row.copay && <div className="small">Copay {row.copay}</div>}
+        </td>
+        <td>{row.detail}</td>
+        <td className="no-print">
+          {action && (
+            <Button size="small" variant={row.group === 'needs_attention' ? 'primary' : 'secondary'} onClick={() => (action.route ? navigate(action.route) : setChoosing((c) => !c))}>
+              {action.label}
+            </Button>
+          )}
+        </td>
+      </tr>
+      {choosing && (
+        <tr className="no-print">
+          <td colSpan={6}>
+            <ChoosePatient row={row} onDone={() => setChoosing(false)} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+});
+
+/** Two patients share the name and date of birth: a person says which one, or that it is someone new. */
+function ChoosePatient({ row, onDone }: { row: WorklistRow; onDone(): void }) {
+  const bridge = useBridge();
+  const { appointment } = row;
+  const found = useBridgeQuery('desk.findPatients', { query: appointment.date_of_birth, limit: 50 });
+  const [error, setError] = useState<string | null>(null);
+  const candidates = (found.data?.data ?? []).filter((p) => appointment.candidate_patient_ids.includes(p.patient_id));
+  const assign = async (patientId: string | null) => {
+    const answer = await bridge.appointments.assignPatient({ id: appointment.id, patient_id: patientId });
+    if (!answer.ok) setError(answer.error.message);
+    else onDone();
+  };
+  return (
+    <div className="row" role="group" aria-label="Choose the patient">
+      {found.loading && <Loading label="Finding the patients…" />}
+      {candidates.map((p) => (
+        <Button key={p.patient_id} size="small" onClick={() => void assign(p.patient_id)}>
+          {patientName(p)} · {p.member_id ? `card ${p.member_id}` : 'no card'}
+        </Button>
+      ))}
+      <Button size="small" onClick={() => void assign(null)}>
+        Someone new
+      </Button>
+      {error && <Notice tone="bad">{error}</Notice>}
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import os from 'node:os';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
+import type { BridgeResult } from '@src/shared/bridge/contract';
+import type { AuditEntry } from '@src/shared/bridge/security-contract';
+import { CANARY_MEMBER_ID, CANARY_PATIENT, CANARY_STRINGS } from '@test/support/canary-phi';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { makePng } from '@test/support/images';
+
+let fx: HostFixture;
+beforeEach(() => {
+  fx = startTestHost({ actor: 'frontdesk1', localApi: false, hotFolder: false });
+});
+afterEach(async () => {
+  await fx.cleanup();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each bridge method answers its own shape; the tests assert the fields they read
+async function call(method: string, input: unknown): Promise<BridgeResult<any>> {
+  return dispatchBridgeCall(fx.host.bridge, method, input);
+}
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above: the value of any bridge method
+async function ok(method: string, input: unknown): Promise<any> {
+  const result = await call(method, input);
+  if (!result.ok) throw new Error(`${method}: ${JSON.stringify(result.error)}`);
+  return result.value;
+}
+function rows(): AuditEntry[] {
+  return fx.host.database.sqlite.prepare('SELECT * FROM audit_log ORDER BY seq').all() as AuditEntry[];
+}
+const brief = (entries: AuditEntry[]) => entries.map((e) => [e.action, e.record_id]);
+
+describe('audit log', () => {
+  it('records creates and single-record views through the desk: who, what, which record, when; lists are not views', async () => {
+    const photo = await ok('photos.upload', { content_type: 'image/png', data_base64: Buffer.from(makePng()).toString('base64') });
+    const patient = await ok('patients.create', CANARY_PATIENT);
+    const card = await ok('cards.create', { patient_id: patient.id, member_id: CANARY_MEMBER_ID, front_photo_object_key: photo.object_key });
+    await ok('patients.list', {});
+    await ok('cards.list', {});
+    await ok('patients.get', { id: patient.id });
+    await ok('cards.get', { id: card.id });
+    await ok('desk.patient', { id: patient.id });
+    await ok('photos.read', { object_key: photo.object_key });
+
+    const entries = rows();
+    expect(brief(entries)).toEqual([
+      ['create', photo.object_key],
+      ['create', patient.id],
+      ['create', card.id],
+      ['view', patient.id],
+      ['view', card.id],
+      ['view', patient.id],
+      ['view', photo.object_key],
+    ]);
+    for (const entry of entries) {
+      expect(entry.actor).toBe('frontdesk1');
+      expect(Date.parse(entry.at)).toBeGreaterThan(Date.now() - 60_000);
+    }
+    // Ids only: no canary name, date of birth or member id anywhere in the log.
+    const text = JSON.stringify(entries);
+    for (const canary of CANARY_STRINGS) expect(text).not.toContain(canary);
+  });
+
+  it('names the operating-system user when no actor is given', async () => {
+    await fx.cleanup();
+    fx = startTestHost({ localApi: false, hotFolder: false });
+    const patient = await ok('patients.create', CANARY_PATIENT);
+    expect(rows()).toEqual([expect.objectContaining({ actor: os.userInfo().username, action: 'create', record_id: patient.id })]);
+  });
+
+  it('writes nothing for a call that failed', async () => {
+    expect((await call('patients.create', { first_name: CANARY_PATIENT.first_name })).ok).toBe(false);
+    expect((await call('patients.get', { id: 'pat_01JD0000000000000000000000' })).ok).toBe(false);
+    expect(rows()).toEqual([]);
+  });
+
+  it('takes print and export entries from the UI, for record ids only', async () => {
+    const patient = await ok('patients.create', CANARY_PATIENT);
+    const printed = await ok('audit.record', { action: 'print', record_id: patient.id });
+    expect(printed).toMatchObject({ action: 'print', record_id: patient.id, actor: 'frontdesk1' });
+    await ok('audit.record', { action: 'export', record_id: patient.id });
+
+    const before = fx.snapshot();
+    const phi = await call('audit.record', { action: 'export', record_id: CANARY_PATIENT.last_name });
+    expect(phi).toMatchObject({ ok: false, error: { code: 'validation_failed', errors: [{ path: 'record_id' }] } });
+    const forged = await call('audit.record', { action: 'view', record_id: patient.id });
+    expect(forged).toMatchObject({ ok: false, error: { code: 'validation_failed', errors: [{ path: 'action', code: 'invalid_enum_value' }] } });
+    expect((await call('audit.record', { action: 'print', record_id: patient.id, note: 'x' })).ok).toBe(false);
+    expect(fx.snapshot()).toEqual(before);
+  });
+
+  it('is append-only: the database refuses to change or delete an entry', async () => {
+    const patient = await ok('patients.create', CANARY_PATIENT);
+    const before = rows();
+    const sqlite = fx.host.database.sqlite;
+    expect(() => sqlite.prepare("UPDATE audit_log SET actor = 'someone else'").run()).toThrow(/append-only/);
+    expect(() => sqlite.prepare('DELETE FROM audit_log').run()).toThrow(/append-only/);
+    expect(() => sqlite.prepare('DELETE FROM audit_log WHERE record_id = ?').run(patient.id)).toThrow(/append-only/);
+    expect(rows()).toEqual(before);
+  });
+
+  it('lists newest first for Settings, a page at a time', async () => {
+    const patient = await ok('patients.create', CANARY_PATIENT);
+    for (let i = 0; i < 4; i++) await ok('patients.get', { id: patient.id });
+    const first = await ok('audit.list', { limit: 3 });
+    expect(first.data.map((e: AuditEntry) => e.seq)).toEqual([5, 4, 3]);
+    expect(first.next_before).toBe(3);
+    const second = await ok('audit.list', { limit: 3, before: first.next_before });
+    expect(second.data.map((e: AuditEntry) => e.seq)).toEqual([2, 1]);
+    expect(second.next_before).toBeNull();
+    expect(await call('audit.list', { limit: 0 })).toMatchObject({ ok: false, error: { errors: [{ path: 'limit', code: 'too_small' }] } });
+  });
+
+  it('keeps the idle lock minutes, 5 by default, 1 to 60', async () => {
+    expect(await ok('idleLock.get', {})).toEqual({ minutes: 5 });
+    expect(await ok('idleLock.update', { minutes: 12 })).toEqual({ minutes: 12 });
+    const before = fx.snapshot();
+    for (const minutes of [0, 61, 2.5, '10', null]) {
+      const result = await call('idleLock.update', { minutes });
+      expect(result).toMatchObject({ ok: false, error: { code: 'validation_failed', errors: [{ path: 'minutes' }] } });
+    }
+    expect(fx.snapshot()).toEqual(before);
+    expect(await ok('idleLock.get', {})).toEqual({ minutes: 12 });
+    expect(fx.reopen().database.sqlite.prepare("SELECT value FROM settings WHERE key = 'idle_lock_minutes'").get()).toEqual({ value: '12' });
+  });
+});

@@ -1,0 +1,169 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { audit_log, outbox, patients, pull_set_aside } from '@src/main/db/schema';
+import { createHttpV1Client } from '@src/main/http/v1-client';
+import { expireCursors } from '@src/main/sandbox/changes-feed';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { createPullEngine, type PullFeed } from '@src/main/sync/pull-engine';
+import { createAuditLog } from '@src/main/audit/audit-log';
+import { ServiceError } from '@src/shared/service-error';
+import type { ReceivedChangesPage } from '@src/shared/contract';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
+import { makePng } from '@test/support/images';
+
+/** The pull engine against the real sandbox over loopback, into a real host database. */
+describe('pull engine', () => {
+  let desk: HostFixture | undefined;
+  let upstream: SandboxFixture | undefined;
+  afterEach(async () => {
+    await desk?.cleanup();
+    await upstream?.close();
+    desk = upstream = undefined;
+  });
+
+  async function setup() {
+    upstream = await startTestSandbox();
+    desk = startTestHost({ localApi: false, hotFolder: false });
+    const client = createHttpV1Client({ baseUrl: upstream.sandbox.url, apiKey: upstream.sandbox.apiKey });
+    const feed: PullFeed = { key: upstream.sandbox.url, changes: (params) => client.changes!(params) };
+    const db = desk.host.database.db;
+    const engine = createPullEngine({ db, clock: desk.host.clock, ids: desk.host.ids, audit: createAuditLog({ db, clock: desk.host.clock, actor: 'pull' }) });
+    return { engine, feed, db, service: upstream.sandbox.service };
+  }
+
+  async function pullAll(engine: ReturnType<typeof createPullEngine>, feed: PullFeed, limit = 3) {
+    for (let i = 0; i < 1000; i++) {
+      const outcome = await engine.pullPage(feed, limit);
+      if (outcome.kind === 'applied' && (!outcome.hasMore || outcome.waiting)) return outcome;
+    }
+    throw new Error('the feed never ended');
+  }
+
+  async function seedPractice(service: SandboxFixture['sandbox']['service'], n: number) {
+    const made = [];
+    for (let i = 0; i < n; i++) {
+      const patient = await service.create('patients', { first_name: 'Remote', last_name: `Person${i}`, date_of_birth: '1970-03-04' }, { source: 'api' });
+      const card = await service.create('insurance_cards', { patient_id: patient.id, member_id: `XGH${i}` }, { source: 'api' });
+      const check = await service.create(
+        'electronic_eligibility_checks',
+        { insurance_card_id: card.id, provider_id: SEED_PROVIDERS[0].id, clearinghouse_entity_id: SEED_CLEARINGHOUSE_ENTITIES[0].id, service_type: 'health_benefit_plan_coverage' },
+        { source: 'api' },
+      );
+      made.push({ patient, card, check });
+    }
+    return made;
+  }
+
+  it('bootstraps every record once: local ids, upstream ids kept, references mapped, audited as received', async () => {
+    const { engine, feed, db, service } = await setup();
+    const made = await seedPractice(service, 4);
+    const outcome = await pullAll(engine, feed);
+    expect(outcome).toMatchObject({ kind: 'applied', hasMore: false, waiting: false });
+    const local = await desk!.host.service.list('patients', { limit: 100 });
+    expect(local.data).toHaveLength(4);
+    for (const { patient, card, check } of made) {
+      const [pid] = engine.localIds('patients', [patient.id]);
+      expect(pid).toMatch(/^pat_/);
+      expect(pid).not.toBe(patient.id);
+      const [cid] = engine.localIds('insurance_cards', [card.id]);
+      const localCard = await desk!.host.service.get('insurance_cards', cid);
+      expect(localCard).toMatchObject({ patient_id: pid, member_id: card.member_id, source: 'api' });
+      expect(localCard.sync).toEqual({ state: 'synced', remote_id: card.id, error: null });
+      const [kid] = engine.localIds('electronic_eligibility_checks', [check.id]);
+      expect((await desk!.host.service.get('electronic_eligibility_checks', kid)).insurance_card_id).toBe(cid);
+    }
+    // Nothing goes back upstream: they came from there.
+    expect(db.select().from(outbox).all()).toEqual([]);
+    const actions = db.select({ action: audit_log.action }).from(audit_log).all().map((r) => r.action);
+    expect(actions.filter((a) => a === 'receive')).toHaveLength(12);
+    expect(actions).not.toContain('view');
+    expect(engine.state(feed.key)).toMatchObject({ received: 12, behind: false });
+  });
+
+  it('is idempotent when the feed repeats or goes backwards, and starts again on 410 without duplicating', async () => {
+    const { engine, feed, db, service } = await setup();
+    await seedPractice(service, 3);
+    await pullAll(engine, feed);
+    const count = () => db.select().from(patients).all().length;
+    expect(count()).toBe(3);
+    // Backwards: the same pages again.
+    const replay: PullFeed = { key: feed.key, changes: (params) => feed.changes({ ...params, after: undefined }) };
+    await engine.pullPage(replay, 100);
+    expect(count()).toBe(3);
+    // The upstream drops old cursors: 410, the desk reads from the beginning, still once each.
+    await seedPractice(service, 1);
+    expireCursors(upstream!.sandbox.database.db);
+    expect(await engine.pullPage(feed, 100)).toEqual({ kind: 'restarted' });
+    await pullAll(engine, feed);
+    expect(count()).toBe(4);
+  });
+
+  it('sets a record that fails the schema aside with its reason, applies the rest, and moves the cursor past it', async () => {
+    const { engine, db } = await setup();
+    const good = (n: number) => ({ id: `pat_remote_${n}`, first_name: 'Good', last_name: `Record${n}`, date_of_birth: '1980-01-01', created_at: '2026-11-20T10:00:00.000Z' });
+    const page: ReceivedChangesPage = {
+      data: [
+        { collection: 'patients', cursor: '1', record: good(1) },
+        { collection: 'patients', cursor: '2', record: { id: 'pat_remote_bad', first_name: 'Bad', created_at: 'yesterday' } },
+        { collection: 'unicorns', cursor: '3', record: { id: 'u1' } },
+        { collection: 'patients', cursor: '4', record: good(2) },
+      ],
+      next_cursor: '4',
+      has_more: false,
+    };
+    const asked: (string | undefined)[] = [];
+    const scripted: PullFeed = { key: 'scripted', changes: async (params) => (asked.push(params.after), page) };
+    expect(await engine.pullPage(scripted)).toMatchObject({ kind: 'applied', applied: 2, setAside: 2 });
+    expect(db.select().from(patients).all().map((p) => p.remote_id).sort()).toEqual(['pat_remote_1', 'pat_remote_2']);
+    const aside = engine.setAside();
+    expect(aside.map((a) => a.upstream_id)).toEqual(['u1', 'pat_remote_bad']);
+    expect(aside[1].reason).toMatch(/last_name is required/);
+    expect(aside[1].reason).toMatch(/date_of_birth/);
+    expect(aside[1].reason).not.toMatch(/Bad/);
+    expect(aside[0].reason).toMatch(/unicorns/);
+    expect(engine.state('scripted').cursor).toBe('4');
+    // Again (a repeat): nothing new written, the set-aside list does not grow.
+    await engine.pullPage(scripted);
+    expect(asked).toEqual([undefined, '4']);
+    expect(db.select().from(patients).all()).toHaveLength(2);
+    expect(db.select().from(pull_set_aside).all()).toHaveLength(2);
+  });
+
+  it('answers unavailable on a feed that is 404, writing nothing', async () => {
+    const { engine } = await setup();
+    const before = desk!.snapshot();
+    const missing: PullFeed = { key: 'old-upstream', changes: async () => Promise.reject(new ServiceError('route_not_found', 'There is no route.')) };
+    expect(await engine.pullPage(missing)).toEqual({ kind: 'unavailable' });
+    expect(desk!.snapshot()).toEqual(before);
+  });
+
+  it('waits for its own push in flight instead of copying a record it may have sent, and never overwrites unsent work', async () => {
+    const { engine, feed, db, service } = await setup();
+    // The desk sent a patient; the upstream has it, the answer is not back yet.
+    const mine = await desk!.host.service.create('patients', { first_name: 'Mine', last_name: 'InFlight', date_of_birth: '1990-09-09' }, { source: 'dashboard' });
+    db.update(outbox).set({ state: 'sending', attempts: 1 }).where(eq(outbox.record_id, mine.id)).run();
+    const theirs = await service.create('patients', { first_name: 'Mine', last_name: 'InFlight', date_of_birth: '1990-09-09' }, { source: 'api' });
+    const outcome = await engine.pullPage(feed, 100);
+    expect(outcome).toMatchObject({ kind: 'applied', waiting: true, hasMore: false });
+    expect(db.select().from(patients).all()).toHaveLength(1);
+    expect(engine.state(feed.key).cursor).toBeNull();
+    // The push lands: the record is the desk's own, matched by upstream id, not copied.
+    db.update(outbox).set({ state: 'synced', remote_id: theirs.id }).where(eq(outbox.record_id, mine.id)).run();
+    db.update(patients).set({ remote_id: theirs.id }).where(eq(patients.id, mine.id)).run();
+    expect(await pullAll(engine, feed)).toMatchObject({ waiting: false, hasMore: false });
+    expect(db.select().from(patients).all().map((p) => p.id)).toEqual([mine.id]);
+  });
+
+  it('notes a pulled card photo without fetching it', async () => {
+    const { engine, feed, service } = await setup();
+    const patient = await service.create('patients', { first_name: 'Pic', last_name: 'Ture', date_of_birth: '1960-06-06' }, { source: 'api' });
+    const photo = await service.uploadPhoto({ content_type: 'image/png', bytes: makePng(16, 16, [10, 20, 30]) });
+    const card = await service.create('insurance_cards', { patient_id: patient.id, front_photo_object_key: photo.object_key }, { source: 'api' });
+    await pullAll(engine, feed);
+    const [cid] = engine.localIds('insurance_cards', [card.id]);
+    const local = await desk!.host.service.get('insurance_cards', cid);
+    expect(local.front_photo_download_url).toBe(`/v1/photos/${photo.object_key}`);
+    expect(desk!.snapshot().photos).toEqual(expect.not.arrayContaining([photo.object_key]));
+  });
+});

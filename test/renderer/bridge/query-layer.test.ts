@@ -1,0 +1,260 @@
+import { focusManager, onlineManager, QueryObserver, type QueryClient } from '@tanstack/react-query';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildBridgeApi, type BridgeEvent, type BridgeMethod, type BridgeResult } from '@src/shared/bridge/contract';
+import type { DeskPatientDetail, SyncStatus } from '@src/shared/bridge/desk-contract';
+import { watchBridgeEvents, type Timers } from '@src/renderer/src/bridge/bridge-invalidation';
+import { asBridgeError, bridgeKey, bridgeQueryOptions, createBridgeQueryClient, refreshQuery } from '@src/renderer/src/bridge/query-client';
+
+/**
+ * The renderer's query layer against a bridge built from the real contract (what the
+ * BridgeProvider lets tests swap in): every call is counted, every answer is the test's.
+ */
+function testBridge() {
+  const calls: { method: BridgeMethod; input: unknown }[] = [];
+  const answers = new Map<BridgeMethod, (input: unknown) => Promise<BridgeResult<unknown>>>();
+  const listeners = new Map<BridgeEvent, Set<(payload: unknown) => void>>();
+  const bridge = buildBridgeApi(
+    (method, input) => {
+      calls.push({ method, input });
+      const answer = answers.get(method);
+      return answer ? answer(input) : Promise.resolve({ ok: true, value: { data: [] } });
+    },
+    (event, listener) => {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(listener);
+      return () => set.delete(listener);
+    },
+  );
+  return {
+    bridge,
+    answers,
+    reads: (method: BridgeMethod) => calls.filter((c) => c.method === method).length,
+    emit: (event: BridgeEvent, payload: unknown) => listeners.get(event)?.forEach((listener) => listener(payload)),
+    listening: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
+  };
+}
+
+/** Gathering timers the test fires by hand. */
+function manualTimers(): Timers & { pending(): number; fire(): void } {
+  let timers: { run: () => void; handle: number }[] = [];
+  let next = 1;
+  return {
+    setTimeout: (run) => {
+      timers.push({ run, handle: next });
+      return next++;
+    },
+    clearTimeout: (handle) => {
+      timers = timers.filter((t) => t.handle !== handle);
+    },
+    pending: () => timers.length,
+    fire() {
+      const due = timers;
+      timers = [];
+      due.forEach((t) => t.run());
+    },
+  };
+}
+
+const SYNCED = { state: 'synced' } as const;
+function detail(options: { cardId: string; pendingCheck?: boolean }): DeskPatientDetail {
+  return {
+    patient: { id: 'pat_A', sync: SYNCED },
+    cards: [{ id: options.cardId, sync: SYNCED }],
+    checks: [{ id: 'eec_A1', status: options.pendingCheck ? 'pending' : 'success', sync: SYNCED }],
+    discoveries: [],
+  } as unknown as DeskPatientDetail;
+}
+
+const STATUS: SyncStatus = {
+  online: true,
+  mode: 'sandbox',
+  upstream_url: null,
+  counts: { queued: 0, sending: 0, synced: 3, failed: 0, blocked: 0, needs_review: 0 },
+  last_sync_at: null,
+  worker: 'running',
+};
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+let cleanup: (() => void)[] = [];
+afterEach(() => {
+  cleanup.forEach((done) => done());
+  cleanup = [];
+  onlineManager.setOnline(true);
+  focusManager.setFocused(undefined);
+});
+
+/** A screen showing a read: an observer subscribed to it, as `useBridgeQuery` does. */
+function show<M extends BridgeMethod>(client: QueryClient, desk: ReturnType<typeof testBridge>, method: M, input: never, options = {}) {
+  const observer = new QueryObserver(client, bridgeQueryOptions(desk.bridge, method, input, options) as never);
+  const off = observer.subscribe(() => undefined);
+  cleanup.push(off);
+  return { observer, off };
+}
+
+function setUp() {
+  const desk = testBridge();
+  const client = createBridgeQueryClient();
+  const timers = manualTimers();
+  cleanup.push(watchBridgeEvents(desk.bridge, client, timers));
+  return { desk, client, timers };
+}
+
+describe('bridge events refresh the reads they touch', () => {
+  it('reads Today once more for a burst of desk changes, after the gathering delay', async () => {
+    const { desk, client, timers } = setUp();
+    show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(1));
+
+    for (let i = 0; i < 100; i++) desk.emit('records.changed', { collection: 'patients', id: `pat_${i}` });
+    await settle();
+    expect(desk.reads('desk.today')).toBe(1);
+    expect(timers.pending()).toBe(1);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(2));
+
+    // Not a desk record: nothing on Today can have changed.
+    desk.emit('records.changed', { collection: 'extractions', id: 'ext_1' });
+    expect(timers.pending()).toBe(0);
+  });
+
+  it("reads a patient's detail again only when something of theirs may have changed", async () => {
+    const { desk, client, timers } = setUp();
+    let answer = detail({ cardId: 'ic_A1' });
+    desk.answers.set('desk.patient', async () => ({ ok: true, value: answer }));
+    const { observer } = show(client, desk, 'desk.patient', { id: 'pat_A' } as never, { view: true });
+    await vi.waitFor(() => expect(observer.getCurrentResult().status).toBe('success'));
+    expect(desk.reads('desk.patient')).toBe(1);
+
+    // Another patient registered, and sync progress while all of theirs is synced and answered.
+    desk.emit('records.changed', { collection: 'patients', id: 'pat_B' });
+    desk.emit('sync.status', STATUS);
+    timers.fire();
+    await settle();
+    expect(desk.reads('desk.patient')).toBe(1);
+
+    // One of their cards, and a new check (which may be theirs).
+    desk.emit('records.changed', { collection: 'insurance_cards', id: 'ic_A1' });
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(2));
+    desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: 'eec_new' });
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(3));
+
+    // The patient themself, under their own id.
+    desk.emit('records.changed', { collection: 'patients', id: 'pat_A' });
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(4));
+
+    // While a check waits for its answer, sync progress may be its answer.
+    answer = detail({ cardId: 'ic_A1', pendingCheck: true });
+    desk.emit('records.changed', { collection: 'insurance_cards', id: 'ic_A1' });
+    timers.fire();
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(answer));
+    expect(desk.reads('desk.patient')).toBe(5);
+    desk.emit('sync.status', STATUS);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(6));
+  });
+
+  it('puts the sync status an event carries into the sync.status query, without a read', async () => {
+    const { desk, client } = setUp();
+    desk.emit('sync.status', { ...STATUS, online: false });
+    expect(client.getQueryData(bridgeKey('sync.status', {}))).toEqual({ ...STATUS, online: false });
+    expect(desk.reads('sync.status')).toBe(0);
+  });
+
+  it('stops listening when unmounted, with no refresh left waiting', () => {
+    const desk = testBridge();
+    const client = createBridgeQueryClient();
+    const timers = manualTimers();
+    client.setQueryData(bridgeKey('desk.today', { since: '2026-11-23T00:00:00.000Z' }), { data: [] });
+    const stop = watchBridgeEvents(desk.bridge, client, timers);
+    desk.emit('records.changed', { collection: 'patients', id: 'pat_1' });
+    expect(timers.pending()).toBe(1);
+    stop();
+    expect(desk.listening()).toBe(0);
+    expect(timers.pending()).toBe(0);
+  });
+});
+
+describe('reads', () => {
+  it('turn a refresh asked for during a read into exactly one more read when it answers', async () => {
+    const { desk, client } = setUp();
+    const pending: ((value: BridgeResult<unknown>) => void)[] = [];
+    desk.answers.set('inbox.list', () => new Promise((resolve) => pending.push(resolve)));
+    show(client, desk, 'inbox.list', { state: 'new' } as never);
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    const query = client.getQueryCache().find({ queryKey: bridgeKey('inbox.list', { state: 'new' }) })!;
+    for (let i = 0; i < 5; i++) refreshQuery(client, query);
+    await settle();
+    expect(desk.reads('inbox.list')).toBe(1);
+
+    pending[0]({ ok: true, value: { data: [] } });
+    await vi.waitFor(() => expect(desk.reads('inbox.list')).toBe(2));
+    pending[1]({ ok: true, value: { data: [] } });
+    await settle();
+    expect(desk.reads('inbox.list')).toBe(2);
+  });
+
+  it('go on while the computer is offline: the bridge is this computer', async () => {
+    const { desk, client } = setUp();
+    onlineManager.setOnline(false);
+    const { observer } = show(client, desk, 'sync.list', { states: ['failed'] } as never);
+    await vi.waitFor(() => expect(observer.getCurrentResult().status).toBe('success'));
+    expect(desk.reads('sync.list')).toBe(1);
+  });
+
+  it('never read again because the window got focus back', async () => {
+    const { desk, client } = setUp();
+    client.mount();
+    cleanup.push(() => client.unmount());
+    show(client, desk, 'desk.patient', { id: 'pat_A' } as never, { view: true });
+    show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
+    await vi.waitFor(() => expect(desk.reads('desk.patient') + desk.reads('desk.today')).toBe(2));
+    focusManager.setFocused(false);
+    focusManager.setFocused(true);
+    await settle();
+    expect(desk.reads('desk.patient') + desk.reads('desk.today')).toBe(2);
+  });
+
+  it('show the host error with its code, keeping what was shown before', async () => {
+    const { desk, client } = setUp();
+    let fail = false;
+    desk.answers.set('localApi.status', async () =>
+      fail
+        ? { ok: false, error: { type: 'api_error', code: 'host_unreachable', message: 'Coverdesk is not running.', status: 0 } }
+        : { ok: true, value: { state: 'running' } },
+    );
+    const { observer } = show(client, desk, 'localApi.status', {} as never);
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual({ state: 'running' }));
+    fail = true;
+    await observer.refetch();
+    const result = observer.getCurrentResult();
+    expect(asBridgeError(result.error).code).toBe('host_unreachable');
+    expect(result.data).toEqual({ state: 'running' });
+    expect(desk.reads('localApi.status')).toBe(2);
+  });
+});
+
+describe('audited views', () => {
+  it('are read each time a screen opens them, even straight after another showed them', async () => {
+    const { desk, client } = setUp();
+    desk.answers.set('desk.patient', async () => ({ ok: true, value: detail({ cardId: 'ic_A1' }) }));
+    const eligibility = show(client, desk, 'desk.patient', { id: 'pat_A' } as never, { view: true });
+    await vi.waitFor(() => expect(eligibility.observer.getCurrentResult().status).toBe('success'));
+    // Eligibility → Discovery for the same patient: one screen closes as the other opens.
+    eligibility.off();
+    show(client, desk, 'desk.patient', { id: 'pat_A' } as never, { view: true });
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(2));
+  });
+
+  it('are dropped from memory as soon as no screen shows them', async () => {
+    const { desk, client } = setUp();
+    desk.answers.set('photos.read', async () => ({ ok: true, value: { content_type: 'image/png', data_base64: 'AAAA' } }));
+    const thumb = show(client, desk, 'photos.read', { object_key: 'photos/1.png' } as never, { view: true });
+    await vi.waitFor(() => expect(thumb.observer.getCurrentResult().status).toBe('success'));
+    thumb.off();
+    await vi.waitFor(() => expect(client.getQueryCache().find({ queryKey: bridgeKey('photos.read') })).toBeUndefined());
+  });
+});
