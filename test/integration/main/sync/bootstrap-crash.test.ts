@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '@src/main/host/create-host';
 import { seededRandom } from '@src/main/sandbox/fault-injection';
 import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
+import { bundleChild } from '@test/support/bundle-child';
 import { makeTempDir } from '@test/support/temp-dir';
 import { seedPracticeFile } from '@test/support/sync/practice-seed';
 import { SANDBOX_KEY } from '@test/support/sync/sync-harness';
@@ -20,24 +20,14 @@ const RECORDS = 12_000;
 const KILLS = 8;
 const SEED = 17_2026;
 
-const bundleDir = path.resolve(__dirname, '../../../../node_modules/.cache/coverdesk-sync');
-const childFile = path.join(bundleDir, 'bootstrap-child.cjs');
+let childFile: string;
 
 let sandbox: Sandbox;
 const temp = makeTempDir('coverdesk-bootstrap-crash-');
 const deskDir = path.join(temp.dir, 'desk');
 
 beforeAll(async () => {
-  await build({
-    entryPoints: [path.resolve(__dirname, '../../../support/sync/bootstrap-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['better-sqlite3', 'better-sqlite3-multiple-ciphers', 'sharp', 'tesseract.js', '@napi-rs/canvas', 'electron'],
-    outfile: childFile,
-    logLevel: 'warning',
-  });
+  childFile = await bundleChild(path.resolve(__dirname, '../../../support/sync/bootstrap-child.ts'), 'coverdesk-sync');
   const dbFile = path.join(temp.dir, 'practice', 'sandbox.sqlite');
   seedPracticeFile(dbFile, RECORDS);
   sandbox = await startSandbox({ port: 0, apiKey: SANDBOX_KEY, dbFile });

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost } from '@src/main/host/create-host';
 import { seededRandom } from '@src/main/sandbox/fault-injection';
 import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
+import { bundleChild } from '@test/support/bundle-child';
 import { makeTempDir } from '@test/support/temp-dir';
 import { createVisit, expectExactlyOnce, SANDBOX_KEY } from '@test/support/sync/sync-harness';
 import { startReadyChild, type ReadyChild } from '@test/support/sync/child-process';
@@ -17,25 +17,13 @@ import { startReadyChild, type ReadyChild } from '@test/support/sync/child-proce
 const RUNS = 50;
 const SEED = 20261123;
 
-const bundleDir = path.resolve(__dirname, '../../../../node_modules/.cache/coverdesk-sync');
-const childFile = path.join(bundleDir, 'crash-child.cjs');
+let childFile: string;
 
 let sandbox: Sandbox;
 const temp = makeTempDir('coverdesk-crash-');
 
 beforeAll(async () => {
-  // Bundled once, so each restart costs a process start, not a TypeScript compile. Native
-  // addons stay external; the bundle sits inside the repo so drizzle/ is found above it.
-  await build({
-    entryPoints: [path.resolve(__dirname, '../../../support/sync/crash-child.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['better-sqlite3', 'better-sqlite3-multiple-ciphers', 'sharp', 'tesseract.js', '@napi-rs/canvas', 'electron'],
-    outfile: childFile,
-    logLevel: 'warning',
-  });
+  childFile = await bundleChild(path.resolve(__dirname, '../../../support/sync/crash-child.ts'), 'coverdesk-sync');
   sandbox = await startSandbox({ port: 0, apiKey: SANDBOX_KEY, delayMs: 30, faults: { rates: { lost: 0.05, '500': 0.05 }, seed: SEED } });
 }, 60_000);
 
