@@ -106,3 +106,33 @@ export async function closedPort(): Promise<number> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
 }
+
+/**
+ * In-page code as text, made into functions: Playwright sends a function's text over CDP,
+ * which the app's CSP allows (it forbids eval), and text keeps tsx's helpers out of it.
+ */
+export function pageFunction<A, R>(body: string): (arg: A) => R {
+  return new Function('arg', body) as (arg: A) => R;
+}
+
+/** Scrolls the element `selector` names by `step` px every frame (turning at the ends); resolves each frame's duration. */
+export function scrollFrames(selector: string): (arg: { frames: number; step: number }) => Promise<number[]> {
+  return pageFunction(`
+  const { frames, step } = arg;
+  return new Promise((resolve) => {
+    const list = document.querySelector(${JSON.stringify(selector)});
+    const deltas = [];
+    let last = 0, direction = 1;
+    const frame = (t) => {
+      if (last) deltas.push(t - last);
+      last = t;
+      if (deltas.length >= frames) return resolve(deltas);
+      const next = list.scrollTop + step * direction;
+      if (next > list.scrollHeight - list.clientHeight || next < 0) direction = -direction;
+      list.scrollTop += step * direction;
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+`);
+}

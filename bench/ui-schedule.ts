@@ -5,31 +5,12 @@ import { createHost } from '@src/main/host/create-host';
 import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
 import { createDayOfVisits } from '@test/support/batch/day-of-visits';
 import { makeTempDir } from '@test/support/temp-dir';
-import { percentile, round, type Benchmark } from './harness';
+import { percentile, round, scrollFrames, type Benchmark } from './harness';
 
 const APPOINTMENTS = 1_000;
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
-/** Scrolls `.main` a little every frame (turning at the ends); resolves each frame's duration. In-page code as text (the CSP forbids eval). */
-const SCROLL_FRAMES = new Function(
-  'arg',
-  `const { frames, step } = arg;
-  return new Promise((resolve) => {
-    const main = document.querySelector('.main');
-    const deltas = [];
-    let last = 0, direction = 1;
-    const frame = (t) => {
-      if (last) deltas.push(t - last);
-      last = t;
-      if (deltas.length >= frames) return resolve(deltas);
-      const next = main.scrollTop + step * direction;
-      if (next > main.scrollHeight - main.clientHeight || next < 0) direction = -direction;
-      main.scrollTop += step * direction;
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });`,
-) as (arg: { frames: number; step: number }) => Promise<number[]>;
+const SCROLL_FRAMES = scrollFrames('.main');
 
 function localTomorrow(): string {
   const now = new Date();

@@ -7,7 +7,7 @@ import { createHost } from '@src/main/host/create-host';
 import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
 import type { CallContext } from '@src/shared/contract';
 import { makeTempDir } from '@test/support/temp-dir';
-import { closedPort, interleaved, median, percentile, timeEach, type BenchResult, type Benchmark } from './harness';
+import { closedPort, interleaved, median, pageFunction, percentile, scrollFrames, timeEach, type BenchResult, type Benchmark } from './harness';
 
 const RECORDS = 10_000;
 const DESK: CallContext = { source: 'dashboard' };
@@ -31,33 +31,7 @@ const FIRST_RENDER_PROBE = `
   })();
 `;
 
-/**
- * In-page code as text, made into functions: Playwright sends a function's text over CDP,
- * which the app's CSP allows (it forbids eval), and text keeps tsx's helpers out of it.
- */
-function pageFunction<A, R>(body: string): (arg: A) => R {
-  return new Function('arg', body) as (arg: A) => R;
-}
-
-/** Scrolls `.today-list` by `step` px every frame (turning at the ends); resolves each frame's duration. */
-const SCROLL_FRAMES = pageFunction<{ frames: number; step: number }, Promise<number[]>>(`
-  const { frames, step } = arg;
-  return new Promise((resolve) => {
-    const list = document.querySelector('.today-list');
-    const deltas = [];
-    let last = 0, direction = 1;
-    const frame = (t) => {
-      if (last) deltas.push(t - last);
-      last = t;
-      if (deltas.length >= frames) return resolve(deltas);
-      const next = list.scrollTop + step * direction;
-      if (next > list.scrollHeight - list.clientHeight || next < 0) direction = -direction;
-      list.scrollTop += step * direction;
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
-  });
-`);
+const SCROLL_FRAMES = scrollFrames('.today-list');
 const FIRST_RENDER = pageFunction<void, number | null>('return window.__firstRender;');
 
 /**
