@@ -7,6 +7,8 @@ import { expect, test } from './fixtures';
 test('a refused card shows the service’s reason on Sync, with Retry and Discard that asks first', async ({ desk }) => {
   const { page, web } = desk;
   // A payer this desk's cache still lists but the upstream no longer knows (a stale cache).
+  // Added after the first reference refresh, which would otherwise replace the cache under it.
+  await expect.poll(async () => (await web.host.bridge['sync.status']({})).online, { timeout: 15_000 }).toBe(true);
   web.host.database.db.insert(clearinghouse_entities).values({ id: 'che_GONE0000000000000000000001', name: 'Retired Payer', payer_id: '00000' }).run();
 
   await openScreen(page, 'Intake');
