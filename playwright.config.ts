@@ -41,9 +41,6 @@ export default defineConfig({
   expect: { timeout: 15_000 },
   reporter: [['list']],
   forbidOnly: !!process.env.CI,
-  // Two known flaky specs on a loaded 2-core machine (keyboard file chooser, the x12 temp folder):
-  // one retry in CI, so a flake is reported as flaky instead of failing the run; fix them, then drop this.
-  retries: process.env.CI ? 1 : 0,
   use: {
     viewport: { width: 1280, height: 860 },
     screenshot: 'only-on-failure',

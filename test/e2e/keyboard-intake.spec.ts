@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { logFilePath } from '@src/main/support/host-log';
 import { CANARY_MEMBER_ID, CANARY_PATIENT } from '@test/support/canary-phi';
 import { makePng } from '@test/support/images';
+import type { FileChooser } from '@playwright/test';
 import { tabTo } from './desk-actions';
 import { expect, test } from './fixtures';
 
@@ -12,6 +13,10 @@ const [year, month, day] = CANARY_PATIENT.date_of_birth.split('-');
 test('a whole intake and check with the keyboard only', async ({ desk }) => {
   const { page } = desk;
   const keys = page.keyboard;
+  // Listen for the file chooser from the start: Playwright turns on Chromium's interception
+  // when the first listener appears, asynchronously, and a key press sent right after the
+  // listener can beat it (then no chooser event ever comes).
+  const chooser = new Promise<FileChooser>((resolve) => page.once('filechooser', resolve));
   await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
 
   await keys.press('Alt+2');
@@ -25,7 +30,6 @@ test('a whole intake and check with the keyboard only', async ({ desk }) => {
 
   // The file picker opens from the keyboard too.
   await tabTo(page, page.getByRole('button', { name: 'Choose front photo…' }));
-  const chooser = page.waitForEvent('filechooser');
   await keys.press('Enter');
   await (await chooser).setFiles({ name: 'front.png', mimeType: 'image/png', buffer: Buffer.from(makePng(64, 40)) });
   await expect(page.getByRole('img', { name: 'Front of the card, as captured' })).toBeVisible();

@@ -11,9 +11,14 @@ import { expect, test } from './fixtures';
  * The figures expected below were read off those files.
  */
 const X12_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-x12-'));
-for (const file of ['oophipaa_4010_Example3_CMS_HETS.x12', 'oop_5010_Example_3_1_2.x12']) {
-  fs.copyFileSync(path.resolve('test/fixtures/x12-271', file), path.join(X12_DIR, file));
-}
+// Filled in beforeAll, not once at load: with fullyParallel a worker runs afterAll when it
+// leaves this file and beforeAll again when it comes back, but loads the module only once.
+test.beforeAll(() => {
+  fs.mkdirSync(X12_DIR, { recursive: true });
+  for (const file of ['oophipaa_4010_Example3_CMS_HETS.x12', 'oop_5010_Example_3_1_2.x12']) {
+    fs.copyFileSync(path.resolve('test/fixtures/x12-271', file), path.join(X12_DIR, file));
+  }
+});
 test.afterAll(() => fs.rmSync(X12_DIR, { recursive: true, force: true }));
 
 const FAST = { sandboxDelayMs: 500, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } };

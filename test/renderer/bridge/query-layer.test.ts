@@ -152,9 +152,23 @@ describe('bridge events refresh the reads they touch', () => {
     timers.fire();
     await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(answer));
     expect(desk.reads('desk.patient')).toBe(5);
-    desk.emit('sync.status', STATUS);
+    desk.emit('sync.status', { ...STATUS, counts: { ...STATUS.counts, sending: 1 } });
     timers.fire();
     await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(6));
+
+    // Offline, other patients registered: only the queue grows, which moves nothing of theirs
+    // (each read is an audited view). Back online, it may have.
+    const offline = { ...STATUS, online: false };
+    desk.emit('sync.status', offline);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(7));
+    for (let queued = 1; queued <= 5; queued++) desk.emit('sync.status', { ...offline, counts: { ...offline.counts, queued } });
+    timers.fire();
+    await settle();
+    expect(desk.reads('desk.patient')).toBe(7);
+    desk.emit('sync.status', { ...STATUS, counts: { ...STATUS.counts, queued: 5 } });
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(8));
   });
 
   it('puts the sync status an event carries into the sync.status query, without a read', async () => {

@@ -1,6 +1,6 @@
 import type { Query, QueryClient } from '@tanstack/react-query';
 import type { BridgeApi, BridgeEvent, BridgeEventPayload, BridgeInput, BridgeMethod } from '../../../shared/bridge/contract';
-import type { DeskPatientDetail } from '../../../shared/bridge/desk-contract';
+import type { DeskPatientDetail, SyncStatus } from '../../../shared/bridge/desk-contract';
 import { bridgeQueries, refreshQuery, setBridgeData } from './query-client';
 
 /** The collections shown on Today and on a patient's screens. */
@@ -17,8 +17,11 @@ interface Refresh<E extends BridgeEvent> {
    * worker, the local API and the hot folder may report hundreds of changes a second.
    */
   delayMs: number;
-  /** Whether this event may change what the query shows; every event of its kind if absent. */
-  touches?(payload: BridgeEventPayload<E>, query: Query): boolean;
+  /**
+   * Whether this event may change what the query shows; every event of its kind if absent.
+   * `previous` is the last event of the same kind (none for the first).
+   */
+  touches?(payload: BridgeEventPayload<E>, query: Query, previous: BridgeEventPayload<E> | undefined): boolean;
 }
 type AnyRefresh = { [E in BridgeEvent]: Refresh<E> }[BridgeEvent];
 
@@ -50,6 +53,19 @@ function travelling(query: Query): boolean {
   );
 }
 
+/**
+ * Whether sync may have moved one of the desk's records on: only more entries queued (other
+ * patients registered while offline, say) moves nothing already shown, and each read of a
+ * patient is an audited view.
+ */
+function movedOn(status: SyncStatus, previous: SyncStatus | undefined): boolean {
+  if (!previous) return true;
+  if (status.online !== previous.online || status.worker !== previous.worker || status.last_sync_at !== previous.last_sync_at) return true;
+  return (Object.keys(status.counts) as (keyof SyncStatus['counts'])[]).some((state) =>
+    state === 'queued' ? status.counts[state] < previous.counts[state] : status.counts[state] !== previous.counts[state],
+  );
+}
+
 /** Which host events refresh which reads. */
 export const EVENT_REFRESHES: readonly AnyRefresh[] = [
   { event: 'records.changed', method: 'desk.today', delayMs: 250, touches: (change) => DESK_COLLECTIONS.includes(change.collection) },
@@ -57,7 +73,7 @@ export const EVENT_REFRESHES: readonly AnyRefresh[] = [
   // worker reports often while it works, so these are gathered up longer.
   { event: 'sync.status', method: 'desk.today', delayMs: 1000 },
   { event: 'records.changed', method: 'desk.patient', delayMs: 150, touches: mayBeTheirs },
-  { event: 'sync.status', method: 'desk.patient', delayMs: 500, touches: (_status, query) => travelling(query) },
+  { event: 'sync.status', method: 'desk.patient', delayMs: 500, touches: (status, query, previous) => movedOn(status, previous) && travelling(query) },
   { event: 'records.changed', method: 'inbox.list', delayMs: 400, touches: (change) => SCANNED.includes(change.collection) },
   { event: 'records.changed', method: 'sync.list', delayMs: 300, touches: (change) => OUTBOX.includes(change.collection) },
   { event: 'sync.status', method: 'sync.list', delayMs: 500 },
@@ -84,6 +100,7 @@ const GLOBAL_TIMERS: Timers = {
  */
 export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryClient, timers: Timers = GLOBAL_TIMERS): () => void {
   const gathered = new Map<AnyRefresh, { handle: unknown; queries: Set<Query> }>();
+  const lastPayload = new Map<BridgeEvent, unknown>();
 
   const gather = (refresh: AnyRefresh, touched: Query[]) => {
     if (touched.length === 0) return;
@@ -104,11 +121,13 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
     for (const refresh of EVENT_REFRESHES) {
       if (refresh.event !== event) continue;
       const touches = refresh.touches as Refresh<E>['touches'];
+      const previous = lastPayload.get(event) as BridgeEventPayload<E> | undefined;
       gather(
         refresh,
-        bridgeQueries(client, refresh.method).filter((query) => !touches || touches(payload, query)),
+        bridgeQueries(client, refresh.method).filter((query) => !touches || touches(payload, query, previous)),
       );
     }
+    lastPayload.set(event, payload);
   };
 
   const offs = [
