@@ -16,3 +16,18 @@ export function scannedCardWithCopay(): Promise<GeneratedCard> {
   });
   return cached;
 }
+
+let desk: Promise<GeneratedCard> | null = null;
+
+/**
+ * A phone photo of a card lying on a desk (scripts/generate-cards.ts, held-out styles: in
+ * perspective on a textured desk beside a printed page), the card the desk meets most.
+ */
+export function cardOnDesk(): Promise<GeneratedCard> {
+  desk ??= generateCards({ count: 4, seed: 7, styles: 'held-out' }).then((cards) => {
+    const card = cards.find((c) => c.style.capture === 'desk' && c.style.layout === 'header-footer' && !/^(AAA|INACTIVE|CHERROR|PENDING)/i.test(c.truth.member_id));
+    if (!card) throw new Error('No generated desk photo fits: change the seed in test/e2e/card-images.ts');
+    return card;
+  });
+  return desk;
+}

@@ -5,7 +5,7 @@ import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
 import { FIELD_FORMATS } from './field-formats';
 import type { LabelledField } from './field-labels';
 import { readCardFields, type FieldSources } from './field-parser';
-import { createOcrWorker, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
+import { createOcrWorker, type OcrBox, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
 import { crop, negative, prepareCard, toPgm, withoutRules, type PreparedImage } from './prepare-image';
 
@@ -56,9 +56,13 @@ interface Pass {
   /** Tesseract variables for this pass only. */
   params: Record<string, string>;
   invert?: boolean;
-  /** Whether the fields so far call for this pass. */
-  needed(fields: ExtractedFields): boolean;
+  /** Whether the fields so far (and the text read so far) call for this pass. */
+  needed(fields: ExtractedFields, text: string): boolean;
 }
+
+/** The Rx labels as a first reading may have them ("RxPCN", "PCI" for a small "PCN"; "PCP" is another thing). */
+const PCN_LABEL = /PCN|\bPC[Il1|]\b/i;
+const BIN_LABEL = /BIN|\bB[Il1|][NM]\b/i;
 
 /**
  * Tesseract binarises with one global threshold. That is the fastest and reads most
@@ -75,8 +79,14 @@ const PASSES: Pass[] = [
     params: { thresholding_method: '2' },
     // Not for a field merely absent: many cards print no group or Rx group, and a second
     // pass for each of them was most of the time of a card (measured on the held-out set).
-    // A BIN without its PCN (or the other way round) is an Rx block half read.
-    needed: (fields) => KEY_FIELDS.some((f) => !fields[f]) || !fields.rx_bin !== !fields.rx_pcn || EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
+    // A BIN without its PCN (or the other way round) is an Rx block half read, when the
+    // other label is printed: many cards print a BIN and no PCN at all (measured: those
+    // were a tenth of the generated cards, each paying a whole second pass for nothing).
+    needed: (fields, text) =>
+      KEY_FIELDS.some((f) => !fields[f]) ||
+      (!!fields.rx_bin && !fields.rx_pcn && PCN_LABEL.test(text)) ||
+      (!fields.rx_bin && !!fields.rx_pcn && BIN_LABEL.test(text)) ||
+      EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
   },
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
 ];
@@ -103,6 +113,8 @@ const BLUR_RETAKE = 100;
 const GLARE_RETAKE = 0.04;
 /** Under this sharpness a photo still reads, but a misread letter is likelier than the OCR thinks. */
 const SOFT = 300;
+/** A card enlarged this much to be read was held at under ~700 pixels across by the photo. */
+const FEW_PIXELS = 1.6;
 /** Words of insurance cards, fronts and backs. */
 const CARD_WORDS = /^(members?|claims?|providers?|pharmacy|pharmacists?|coverage|benefits?|card|copays?|deductible|payer|payor|insurance|insured|subscriber|rx\w*|group|plan|network|emergency|eligibility|healthcare)\W*$/i;
 /** Fields only a card has; a name or a plan-like line alone can be on any page. */
@@ -123,6 +135,12 @@ const REREAD_BELOW = 0.75;
 /** The text height a value is scaled to for that look: where the model reads best. */
 const REREAD_TEXT_HEIGHT = 36;
 const REREAD_FIELDS: LabelledField[] = ['member_id', 'member_name', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+/** OCR confidence (0..1) of a name above which it is not read again. */
+const NAME_READ_CLEARLY = 0.9;
+/** A member caption ("Member:", "Name"), alone on its line. */
+const MEMBER_CAPTION = /^(member|name|subscriber|enrollee|cardholder)\W*$/i;
+/** A name read under its caption counts as a value read under its label. */
+const CAPTIONED = 0.97;
 /** How much surer the OCR must be of the closer reading to take it. */
 const REREAD_MARGIN = 0.2;
 
@@ -136,6 +154,29 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   const log = options.log ?? (() => {});
 
   /**
+   * The stack of lines around a name read as a block. The name is the line under a member
+   * caption; failing that, the line sharing a word with the first reading nearest the
+   * middle, never one under a dependents caption. `dependent`: the first reading's line is
+   * under a dependents caption and no member caption was seen.
+   */
+  async function nameStack(image: PreparedImage, box: OcrBox, first: string): Promise<{ words: OcrWord[]; captioned: boolean; dependent: boolean }> {
+    const region = withoutRules(crop(image, box, 1));
+    const lines = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '6' })).lines.sort((a, b) => a.bbox.y0 - b.bbox.y0);
+    const captionAt = lines.findIndex((l) => MEMBER_CAPTION.test(l.text.trim()));
+    const dependentsAt = lines.findIndex((l) => /pendent|ndents/i.test(l.text));
+    const candidates = lines.slice(0, dependentsAt >= 0 ? dependentsAt : lines.length);
+    const known = first.toUpperCase().split(' ').filter((w) => w.length >= 3);
+    const shares = (l: (typeof lines)[number]) => l.words.some((w) => known.includes(w.text.toUpperCase()));
+    const under = captionAt >= 0 && captionAt + 1 < candidates.length ? candidates[captionAt + 1] : undefined;
+    if (under) return { words: under.words, captioned: true, dependent: false };
+    const middle = region.height / 2;
+    const centre = (l: (typeof lines)[number]) => Math.abs((l.bbox.y0 + l.bbox.y1) / 2 - middle);
+    const near = candidates.filter(shares).sort((a, b) => centre(a) - centre(b))[0];
+    const dependent = !near && captionAt < 0 && dependentsAt >= 0 && lines.slice(dependentsAt + 1).some(shares);
+    return { words: near?.words ?? [], captioned: false, dependent };
+  }
+
+  /**
    * A second look at an uncertain id or code, alone and enlarged, read as one line: a
    * stray mark or a neighbour's stroke that confused the whole-card reading is gone.
    * The closer reading replaces the first only when the OCR is clearly surer of it; its
@@ -147,28 +188,26 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const current = read.fields[field];
       const source = read.sources[field];
       if (!current || !source || current.confidence >= REREAD_BELOW) continue;
+      // A name read clearly, found without its caption: the closer look only ever changed
+      // names the OCR was unsure of (measured), and it cost a recognition per card.
+      if (field === 'member_name' && source.ocr >= NAME_READ_CLEARLY && current.confidence >= UNSURE) continue;
       done.push(`reread:${field}`);
       let words: OcrWord[];
+      /** Found under a member caption: as good as labelled, whatever the first reading carried. */
+      let captioned = false;
       if (field === 'member_name') {
         // Names sit in a tight stack ("Member:" / the name / "Dependents:" / a dependent),
         // which sparse reading tangles into tall lines and loses the captions: read the
-        // stack around the name as a block, at its own size. The name is the line under a
-        // member caption; failing that, the line sharing a word with the first reading
-        // nearest where it was read, never one under a dependents caption.
+        // stack around the name as a block, at its own size.
         const h = source.box.y1 - source.box.y0;
         // No taller than the first reading: a rule printed above or below breaks block
         // reading (whitened in case one crosses it; measured: taller crops read worse).
-        const box = { ...source.box, x1: source.box.x1 + 0.5 * h };
-        const region = withoutRules(crop(prepared[source.page], box, 1));
-        const lines = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '6' })).lines.sort((a, b) => a.bbox.y0 - b.bbox.y0);
-        const captionAt = lines.findIndex((l) => /^(member|name|subscriber|enrollee|cardholder)\W*$/i.test(l.text.trim()));
-        const dependentsAt = lines.findIndex((l) => /pendent|ndents/i.test(l.text));
-        const candidates = lines.slice(0, dependentsAt >= 0 ? dependentsAt : lines.length);
-        const known = current.value.toUpperCase().split(' ').filter((w) => w.length >= 3);
-        const middle = region.height / 2;
-        const centre = (l: (typeof lines)[number]) => Math.abs((l.bbox.y0 + l.bbox.y1) / 2 - middle);
-        const under = captionAt >= 0 && captionAt + 1 < candidates.length ? candidates[captionAt + 1] : undefined;
-        words = (under ?? candidates.filter((l) => l.words.some((w) => known.includes(w.text.toUpperCase()))).sort((a, b) => centre(a) - centre(b))[0])?.words ?? [];
+        let stack = await nameStack(prepared[source.page], { ...source.box, x1: source.box.x1 + 0.5 * h }, current.value);
+        // The first reading was a dependent (its line is under the dependents caption): the
+        // member is printed above, so look one reading's height higher.
+        if (stack.dependent) stack = await nameStack(prepared[source.page], { ...source.box, y0: Math.max(0, source.box.y0 - h), x1: source.box.x1 + 0.5 * h }, current.value);
+        words = stack.dependent ? [] : stack.words;
+        captioned = stack.captioned;
       } else {
         const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
         words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
@@ -176,8 +215,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const formatted = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
       if (!formatted) continue;
       const ocr = words.reduce((sum, w) => sum + w.confidence, 0) / words.length / 100;
-      if (formatted.value === current.value || ocr < source.ocr + REREAD_MARGIN) continue;
-      const carried = current.confidence / Math.max(0.01, source.ocr);
+      // Under its caption the line is the name; otherwise the closer reading must be clearly surer.
+      if (formatted.value === current.value || ocr < source.ocr + (captioned ? 0 : REREAD_MARGIN)) continue;
+      const carried = captioned ? CAPTIONED : current.confidence / Math.max(0.01, source.ocr);
       const confidence = Math.min(1, ocr * formatted.fit * 0.97 ** formatted.repairs * carried);
       read.fields[field] = { value: formatted.value, confidence: Math.round(confidence * 100) / 100 };
     }
@@ -198,7 +238,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     let firstPages: OcrPage[] = [];
     const ran: string[] = [];
     for (const pass of PASSES) {
-      if (!pass.needed(fields)) continue;
+      if (!pass.needed(fields, firstPages.map((p) => p.text).join('\n'))) continue;
       const pages: OcrPage[] = [];
       for (const image of prepared) {
         const input = pass.invert ? negative(image) : image;
@@ -228,8 +268,14 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       if (front && front.glare >= GLARE_RETAKE) throw retake('retake_glare');
       if (blurred) throw retake('retake_blurry');
     }
-    // A soft photo reads letters less surely than the OCR's own confidence says.
-    if (front && front.sharpness < SOFT) for (const f of EXTRACTED_FIELDS) if (fields[f] && f !== 'payer_name') fields[f].confidence = Math.round(fields[f].confidence * 90) / 100;
+    // A soft photo, or a card the photo held at few pixels (enlarged to be read), reads
+    // letters less surely than the OCR's own confidence says: "Thompson" read "Thempson"
+    // at 85 on a card 600 pixels across. The payer is matched against the directory.
+    const lessSure = (factor: number) => {
+      for (const f of EXTRACTED_FIELDS) if (fields[f] && f !== 'payer_name') fields[f].confidence = Math.round(fields[f].confidence * factor * 100) / 100;
+    };
+    if (front && front.sharpness < SOFT) lessSure(0.9);
+    if ((prepared[0].enlarged ?? 1) >= FEW_PIXELS) lessSure(0.9);
     // A missing member id is said, not left out: blank, with no confidence, to be typed.
     if (!id) fields.member_id = { value: '', confidence: 0 };
     return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }) };

@@ -83,10 +83,12 @@ function lookup(form: string): LabelledField | undefined {
   }
   // Long labels survive one misread or stray letter ("GRPNOO", "RRXPCN"), and so do
   // short ones ending in "#" ("IP#" for "ID#"): the "#" says a label was meant.
+  // So do the Rx labels, their "Rx" saying which ("rx Pc" for "Rx PCN").
   const hashed = form.endsWith('#') && form.length >= 3;
+  const rxLabel = form.startsWith('RX') && form.length >= 4;
   for (const [known, field] of BY_FORM) {
     const long = Math.max(known.length, form.length) >= 6 && Math.min(known.length, form.length) >= 5;
-    if ((long || (hashed && known.endsWith('#'))) && withinOneEdit(form, known)) return field;
+    if ((long || (hashed && known.endsWith('#')) || (rxLabel && known.startsWith('RX'))) && withinOneEdit(form, known)) return field;
   }
   return undefined;
 }

@@ -147,6 +147,8 @@ interface Scored {
   primary: boolean;
   /** Found on a header line. */
   header: boolean;
+  /** The name's region is not on the card ("Premera Blue Cross" for "…of Alaska"). */
+  regionLeftOut: boolean;
 }
 
 function sharedBy(m: Matcher, words: string[]): number {
@@ -182,7 +184,17 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     }
     return previous - first <= named.length + 2;
   };
-  const joinedCard = words.filter((w) => !FILLER.has(w)).join('');
+  const cardWords = words.filter((w) => !FILLER.has(w));
+  const joinedCard = cardWords.join('');
+  // Where the card's words start and end in `joinedCard`: a name run together must span
+  // whole words ("MEDICARE NAME" holds "caren", which is not "Care N' Care").
+  const starts = new Set<number>();
+  const ends = new Set<number>();
+  cardWords.reduce((at, w) => (starts.add(at), ends.add(at + w.length), at + w.length), 0);
+  const spansWords = (joined: string) => {
+    for (let at = joinedCard.indexOf(joined); at >= 0; at = joinedCard.indexOf(joined, at + 1)) if (starts.has(at) && ends.has(at + joined.length)) return true;
+    return false;
+  };
   const cardRegions = [...found.keys()].filter((w) => STATE_WORDS.has(w));
   const candidates = new Set<number>();
   for (const w of found.keys()) for (const d of m.postings.get(w) ?? []) candidates.add(d);
@@ -190,7 +202,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
   for (const d of candidates) {
     const doc = m.docs[d];
     // The brand (the name's first word) must be on the card, or the whole name run together.
-    const whole = doc.joined.length >= 4 && joinedCard.includes(doc.joined);
+    const whole = doc.joined.length >= 4 && spansWords(doc.joined);
     if (!whole && !found.has(doc.words[0])) continue;
     // "…of South Central Wisconsin" is not a California payer, however many words it shares.
     const docRegions = doc.words.filter((w) => STATE_WORDS.has(w));
@@ -211,7 +223,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
       total += weight;
       got += weight * (whole ? 1 : (found.get(w) ?? 0));
     }
-    if (total > 0) out.push({ entry: doc.entry, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header });
+    if (total > 0) out.push({ entry: doc.entry, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => REGION_WORDS.has(w) && !found.has(w)) });
   }
   return out;
 }
@@ -270,7 +282,7 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
     const score = agrees ? 0.99 : top && top.coverage >= 0.9 ? 0.6 : Math.min(0.95, byId.confidence);
     if (agrees || !top || top.coverage < 0.9) return { entity: m.entities[byId.entry], score, via: 'payer_id' };
   }
-  if (!top) return null;
+  if (!top) return medicare(m, lines);
   // A rival that fits as well (another payer of the same brand and region) halves the certainty.
   // A payer whose name is only part of the top one's ("Molina Healthcare" beside "Molina
   // Healthcare of California") is less specific, not a rival.
@@ -285,8 +297,30 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
   // A one-word name that is an everyday word of payers' names ("Benefit", "Health") rather
   // than a brand is a lead to check too.
   const everyday = top.words.length === 1 && (m.inside.get(top.words[0]) ?? 0) > (m.postings.get(top.words[0])?.length ?? 0) / 2;
-  const score = top.coverage * (rival ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.7 : 1);
+  // Words several payers' names share, and the region that would tell them apart left
+  // out ("MEDICARE ADVANTAGE PPO" is in the names of many regional plans): a guess, like a rival.
+  const regionGuessed = top.regionLeftOut && top.sharedBy > 1;
+  const score = top.coverage * (rival || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.7 : 1);
   return { entity: m.entities[top.entry], score, via: 'name' };
+}
+
+/**
+ * Original Medicare's card names no plan, only "MEDICARE" and "HEALTH INSURANCE" (the
+ * red, white and blue card) or a Medicare number caption ("MEDICARE CLAIM NUMBER",
+ * "Medicare Number"). Its payer is the national Medicare one: the directory entry with
+ * the alias id MEDICARE (Medicare Advantage cards name their plan's payer, matched first).
+ */
+const MEDICARE_CARD = [/\bmedicare\b.*\bhealth\s+insurance\b|\bhealth\s+insurance\b.*\bmedicare\b/i, /\bmedicare\s+(claim\s+)?number\b/i];
+const MEDICARE_ALIAS = 'MEDICARE';
+
+function medicare(m: Matcher, lines: readonly CardLine[]): PayerMatch | null {
+  const entry = m.byId.get(MEDICARE_ALIAS);
+  if (entry === undefined) return null;
+  const text = lines.map((l) => l.text).join(' ');
+  const signs = MEDICARE_CARD.filter((re) => re.test(text)).length;
+  if (signs === 0) return null;
+  // Both signs: the card is surely Medicare's. One: a lead to check.
+  return { entity: m.entities[entry], score: signs === 2 ? 0.9 : 0.7, via: 'name' };
 }
 
 /** `matchPayerLines` over free text, one line per line. */

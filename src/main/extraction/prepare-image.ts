@@ -13,6 +13,8 @@ export interface PreparedImage {
   skew: number;
   /** Blur and glare, measured on the card before its light was evened out. */
   quality?: ImageQuality;
+  /** How much the card was enlarged to be read (1 when it was not): what the photo held of it. */
+  enlarged?: number;
 }
 
 /** The image as a binary PGM: Leptonica reads it without a decode step. */
@@ -206,7 +208,7 @@ export async function prepareCard(bytes: Uint8Array, options: PrepareOptions = {
     // Quality before enlarging: an enlarged small card is soft by construction.
     const quality = imageQuality(side);
     const sized = size.width === side.width && size.height === side.height ? side : await resizeGray(side, size.width, size.height);
-    prepared.push({ ...(await finish(sized, options)), quality });
+    prepared.push({ ...(await finish(sized, options)), quality, enlarged: Math.round((sized.width / side.width) * 100) / 100 });
   }
   return prepared;
 }
@@ -302,11 +304,13 @@ export function flattenLight(gray: Uint8Array, width: number, height: number): v
   const bh = Math.ceil(height / BLOCK);
   const blocks = new Float32Array(bw * bh);
   for (let y = 0; y < height; y++) {
-    const row = (y / BLOCK) | 0;
-    for (let x = 0; x < width; x++) {
-      const i = row * bw + ((x / BLOCK) | 0);
-      const v = gray[y * width + x];
-      if (v > blocks[i]) blocks[i] = v;
+    const row = ((y / BLOCK) | 0) * bw;
+    const base = y * width;
+    for (let bx = 0; bx < bw; bx++) {
+      let max = blocks[row + bx];
+      const end = Math.min(width, (bx + 1) * BLOCK);
+      for (let x = bx * BLOCK; x < end; x++) if (gray[base + x] > max) max = gray[base + x];
+      blocks[row + bx] = max;
     }
   }
   // Widen the maximum to the neighbouring blocks, then smooth it (3x3 mean).
@@ -335,20 +339,29 @@ export function flattenLight(gray: Uint8Array, width: number, height: number): v
       }
     }
   }
+  // The same bilinear interpolation of the block backgrounds at every pixel, with the
+  // column weights worked out once and each row's blend of block rows once per row.
+  const cx0 = new Int32Array(width);
+  const cx1 = new Int32Array(width);
+  const ctx = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const fx = Math.min(bw - 1, Math.max(0, x / BLOCK - 0.5));
+    cx0[x] = fx | 0;
+    cx1[x] = Math.min(bw - 1, cx0[x] + 1);
+    ctx[x] = fx - cx0[x];
+  }
+  const rowBackground = new Float64Array(bw);
   for (let y = 0; y < height; y++) {
     const fy = Math.min(bh - 1, Math.max(0, y / BLOCK - 0.5));
     const y0 = fy | 0;
     const y1 = Math.min(bh - 1, y0 + 1);
     const ty = fy - y0;
+    for (let bx = 0; bx < bw; bx++) rowBackground[bx] = smooth[y0 * bw + bx] * (1 - ty) + smooth[y1 * bw + bx] * ty;
+    const base = y * width;
     for (let x = 0; x < width; x++) {
-      const fx = Math.min(bw - 1, Math.max(0, x / BLOCK - 0.5));
-      const x0 = fx | 0;
-      const x1 = Math.min(bw - 1, x0 + 1);
-      const tx = fx - x0;
-      const top = smooth[y0 * bw + x0] * (1 - tx) + smooth[y0 * bw + x1] * tx;
-      const bottom = smooth[y1 * bw + x0] * (1 - tx) + smooth[y1 * bw + x1] * tx;
-      const background = Math.max(24, top * (1 - ty) + bottom * ty);
-      const i = y * width + x;
+      const tx = ctx[x];
+      const background = Math.max(24, rowBackground[cx0[x]] * (1 - tx) + rowBackground[cx1[x]] * tx);
+      const i = base + x;
       gray[i] = Math.min(255, (gray[i] * 255) / background);
     }
   }

@@ -2,6 +2,7 @@ import { and, eq, lt, sql } from 'drizzle-orm';
 import { groupCommitFor } from '../db/group-commit';
 import type { Db } from '../db/open-database';
 import { idempotency_keys } from '../db/schema';
+import { preparedOnce } from '../records/statements';
 import type { Clock } from '../support/clock';
 
 /** What a POST with an Idempotency-Key may do (docs/decisions.md, contract decisions). */
@@ -12,8 +13,11 @@ export type IdempotencyBegin =
   | { kind: 'in_progress' };
 
 /**
- * Claims and answers share the database's group commit (`group-commit.ts`) with the creates,
- * so a burst of keyed requests costs a few durable commits, not three per request.
+ * A claim lives in memory for as long as its request runs: only this process answers for
+ * its database, and a claim that dies with its process created nothing (the answer is
+ * stored in the create's own transaction), so it need not survive one. What is written is
+ * the answer alone, in the create's transaction: a keyed create costs one durable commit,
+ * shared with its group (`group-commit.ts`), not a second one for the claim.
  */
 export interface IdempotencyStore {
   /** Claims `key` in `scope` for a request with this body hash, or says why not. */
@@ -22,7 +26,7 @@ export interface IdempotencyStore {
   complete(scope: string, key: string, status: number, body: string): void;
   /** The same as `complete`, committed on its own (for answers no create transaction carries). */
   store(scope: string, key: string, status: number, body: string): Promise<void>;
-  /** Gives the key back: nothing was created, so the same request may run again. */
+  /** Gives the claim back; a stored answer stays. */
   release(scope: string, key: string): Promise<void>;
 }
 
@@ -43,7 +47,8 @@ export const DEFAULT_IDEMPOTENCY_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Keys and their first responses in the service's own database (`idempotency_keys`). */
 export function createIdempotencyStore({ db, clock, ttlMs = DEFAULT_IDEMPOTENCY_TTL_MS, staleMs = 60_000 }: IdempotencyStoreOptions): IdempotencyStore {
   const t = idempotency_keys;
-  const where = (scope: string, key: string) => and(eq(t.scope, scope), eq(t.key, key));
+  const claims = new Map<string, { requestHash: string; at: number }>();
+  const claimId = (scope: string, key: string) => `${scope}\n${key}`;
   let lastPurge = 0;
 
   function purgeExpired(now: number): void {
@@ -54,43 +59,77 @@ export function createIdempotencyStore({ db, clock, ttlMs = DEFAULT_IDEMPOTENCY_
   }
 
   const commits = groupCommitFor(db);
+  const find = preparedOnce(db, 'idempotency:find', () =>
+    db.select().from(t).where(and(eq(t.scope, sql.placeholder('scope')), eq(t.key, sql.placeholder('key')))).prepare(),
+  );
+  const upsert = preparedOnce(db, 'idempotency:upsert', () =>
+    db
+      .insert(t)
+      .values({
+        scope: sql.placeholder('scope'),
+        key: sql.placeholder('key'),
+        request_hash: sql.placeholder('request_hash'),
+        status: sql.placeholder('status'),
+        response_body: sql.placeholder('response_body'),
+        created_at: sql.placeholder('created_at'),
+        completed_at: sql.placeholder('completed_at'),
+      } as never)
+      .onConflictDoUpdate({
+        target: [t.scope, t.key],
+        set: {
+          request_hash: sql`excluded.request_hash`,
+          status: sql`excluded.status`,
+          response_body: sql`excluded.response_body`,
+          created_at: sql`excluded.created_at`,
+          completed_at: sql`excluded.completed_at`,
+        },
+      })
+      .prepare(),
+  );
 
   function complete(scope: string, key: string, status: number, body: string): void {
-    db.update(t)
-      .set({ status, response_body: body, completed_at: clock.now().toISOString() })
-      .where(where(scope, key))
-      .run();
+    const claim = claims.get(claimId(scope, key));
+    if (!claim) throw new Error('An idempotency answer was stored without a claim on its key.');
+    const now = clock.now().getTime();
+    purgeExpired(now);
+    upsert.run({
+      scope,
+      key,
+      request_hash: claim.requestHash,
+      status,
+      response_body: body,
+      // The window runs from the first request, as it did when the claim was written.
+      created_at: new Date(claim.at).toISOString(),
+      completed_at: new Date(now).toISOString(),
+    });
   }
 
   return {
-    begin(scope, key, requestHash) {
+    async begin(scope, key, requestHash) {
       const now = clock.now().getTime();
-      return commits.run((): IdempotencyBegin => {
-        purgeExpired(now);
-        const row = db.select().from(t).where(where(scope, key)).get();
-        const expired = row && Date.parse(row.created_at) < now - ttlMs;
-        const abandoned = row && row.status === null && Date.parse(row.created_at) < now - staleMs;
-        if (row && !expired && !abandoned) {
-          if (row.request_hash !== requestHash) return { kind: 'conflict' };
-          if (row.status === null || row.response_body === null) return { kind: 'in_progress' };
-          return { kind: 'replay', status: row.status, body: row.response_body };
-        }
-        const created_at = new Date(now).toISOString();
-        db.insert(t)
-          .values({ scope, key, request_hash: requestHash, created_at })
-          .onConflictDoUpdate({
-            target: [t.scope, t.key],
-            set: { request_hash: requestHash, created_at, status: null, response_body: null, completed_at: null },
-          })
-          .run();
-        return { kind: 'new' };
-      });
+      const row = find.get({ scope, key });
+      const expired = row && Date.parse(row.created_at) < now - ttlMs;
+      // A row with no answer is a claim written by an earlier version; it ages out the same way.
+      const abandoned = row && row.status === null && Date.parse(row.created_at) < now - staleMs;
+      if (row && !expired && !abandoned) {
+        if (row.request_hash !== requestHash) return { kind: 'conflict' };
+        if (row.status === null || row.response_body === null) return { kind: 'in_progress' };
+        return { kind: 'replay', status: row.status, body: row.response_body };
+      }
+      const id = claimId(scope, key);
+      const claim = claims.get(id);
+      // A claim this old belongs to a request that never finished (it hangs): taken over.
+      if (claim && claim.at >= now - staleMs) return { kind: claim.requestHash === requestHash ? 'in_progress' : 'conflict' };
+      claims.set(id, { requestHash, at: now });
+      return { kind: 'new' };
     },
     complete,
-    store: (scope, key, status, body) => commits.run(() => complete(scope, key, status, body)),
-    release: (scope, key) =>
-      commits.run(() => {
-        db.delete(t).where(and(where(scope, key), sql`${t.status} IS NULL`)).run();
-      }),
+    async store(scope, key, status, body) {
+      await commits.run(() => complete(scope, key, status, body));
+      claims.delete(claimId(scope, key));
+    },
+    async release(scope, key) {
+      claims.delete(claimId(scope, key));
+    },
   };
 }

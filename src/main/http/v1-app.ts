@@ -52,6 +52,7 @@ export type V1Routes = (app: Hono<AppEnv>) => void;
 export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   const { service, idempotency } = options;
   const app = new Hono<AppEnv>();
+  const keyMatches = keyMatcher();
 
   app.use(
     '*',
@@ -80,9 +81,10 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   /**
    * Runs a create at most once per Idempotency-Key, replaying its first success. `run` gets
    * a `commit` to hand the service: the answer is stored in the create's own transaction,
-   * so a crash can never leave a record whose key would let it be created again.
+   * so a crash can never leave a record whose key would let it be created again. The
+   * request's hash is only worked out when there is a key to tie it to.
    */
-  async function idempotent(c: Context<AppEnv>, requestHash: string, run: (commit?: (resource: unknown) => void) => Promise<unknown>): Promise<Response> {
+  async function idempotent(c: Context<AppEnv>, requestHash: () => string, run: (commit?: (resource: unknown) => void) => Promise<unknown>): Promise<Response> {
     const key = c.req.header('idempotency-key');
     if (key === undefined) return c.json(await run(), 201);
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
@@ -92,7 +94,7 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
     }
     // Keys are per caller and per route: two integrations can never collide.
     const scope = `${sha256(c.req.header('authorization') ?? '').slice(0, 16)} ${c.req.method} ${c.req.path}`;
-    const begun = await idempotency.begin(scope, key, requestHash);
+    const begun = await idempotency.begin(scope, key, requestHash());
     switch (begun.kind) {
       case 'replay':
         c.header('Idempotent-Replayed', 'true');
@@ -107,22 +109,24 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
       case 'new':
         break;
     }
-    let stored = false;
+    let stored: string | undefined;
     const commit = (resource: unknown) => {
-      idempotency.complete(scope, key, 201, JSON.stringify(resource));
-      stored = true;
+      stored = JSON.stringify(resource);
+      idempotency.complete(scope, key, 201, stored);
     };
     let body: string;
     try {
-      body = JSON.stringify(await run(commit));
-    } catch (error) {
-      // Only successes are kept: a refused request created nothing and may be sent again
-      // once fixed (e.g. a reference that now exists). A stored answer is never released.
+      const result = await run(commit);
+      // The bytes stored for replay are the bytes answered now.
+      body = stored ?? JSON.stringify(result);
+      // Photo uploads store their answer here: the same bytes again are the same photo anyway.
+      if (stored === undefined) await idempotency.store(scope, key, 201, body);
+    } finally {
+      // The claim goes however the request ended. Only successes are kept: their stored
+      // answer is replayed from now on, while a refused request created nothing and may be
+      // sent again once fixed (e.g. a reference that now exists).
       await idempotency.release(scope, key);
-      throw error;
     }
-    // Photo uploads store their answer here: the same bytes again are the same photo anyway.
-    if (!stored) await idempotency.store(scope, key, 201, body);
     c.header('Content-Type', 'application/json');
     return c.body(body, 201);
   }
@@ -134,7 +138,7 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   app.post('/v1/photos', photoType, limit(MAX_PHOTO_BYTES), async (c) => {
     const type = mediaType(c);
     const bytes = new Uint8Array(await c.req.arrayBuffer());
-    return idempotent(c, sha256(Buffer.concat([Buffer.from(`${type}\n`), bytes])), () => service.uploadPhoto({ content_type: type, bytes }));
+    return idempotent(c, () => sha256(Buffer.concat([Buffer.from(`${type}\n`), bytes])), () => service.uploadPhoto({ content_type: type, bytes }));
   });
   app.get('/v1/photos/:object_key', async (c) => {
     const photo = await service.readPhoto(c.req.param('object_key'));
@@ -163,7 +167,7 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
     app.post(`/v1/${collection}`, jsonType, limit(MAX_JSON_BYTES), async (c) => {
       const input = parseJson(await c.req.arrayBuffer());
       const context: CallContext = { source: options.source, idempotency_key: c.req.header('idempotency-key') };
-      return idempotent(c, sha256(canonicalJson(input)), (commit) =>
+      return idempotent(c, () => sha256(canonicalJson(input)), (commit) =>
         service.create(collection as CreatableCollection, input as never, { ...context, commit }),
       );
     });
@@ -193,10 +197,18 @@ function allowedMethods(path: string): string | null {
 
 const UNAUTHORIZED = 'Send a valid key as "Authorization: Bearer <key>".';
 
-/** Compares digests, so neither the key's bytes nor its length show in the timing. */
-function keyMatches(expected: string | null, given: string): boolean {
-  if (expected === null) return false;
-  return timingSafeEqual(createHash('sha256').update(expected).digest(), createHash('sha256').update(given).digest());
+/**
+ * Compares digests, so neither the key's bytes nor its length show in the timing. The
+ * expected key's digest is kept until the key changes (a regenerated token): hashing our
+ * own key again on every request would tell a caller nothing, and costs every request.
+ */
+function keyMatcher(): (expected: string | null, given: string) => boolean {
+  let known: { key: string; digest: Buffer } | null = null;
+  return (expected, given) => {
+    if (expected === null) return false;
+    if (known?.key !== expected) known = { key: expected, digest: createHash('sha256').update(expected).digest() };
+    return timingSafeEqual(known.digest, createHash('sha256').update(given).digest());
+  };
 }
 
 const mediaType = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -209,12 +221,25 @@ function contentType(accepts: (type: string) => boolean, message: string): Middl
 }
 
 function limit(maxSize: number): MiddlewareHandler {
-  return bodyLimit({
+  const tooLarge = () => new ServiceError('payload_too_large', `The body must be at most ${maxSize / 1024 / 1024} MiB.`);
+  const streamed = bodyLimit({
     maxSize,
     onError: () => {
-      throw new ServiceError('payload_too_large', `The body must be at most ${maxSize / 1024 / 1024} MiB.`);
+      throw tooLarge();
     },
   });
+  return async (c, next) => {
+    // A declared length is all Hono's bodyLimit checks too; deciding here without touching
+    // `c.req.raw.body` keeps the node adapter's direct read of the body, instead of a web
+    // stream and a full Request built for every create.
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && c.req.header('transfer-encoding') === undefined) {
+      if (parseInt(declared, 10) > maxSize) throw tooLarge();
+      return next();
+    }
+    // No length declared (chunked): read as a stream and cut off at the limit.
+    return streamed(c, next);
+  };
 }
 
 function errorResponse(c: Context<AppEnv>, error: ServiceError): Response {

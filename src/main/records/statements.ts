@@ -1,4 +1,4 @@
-import { eq, getTableColumns, sql } from 'drizzle-orm';
+import { eq, getTableColumns, getTableName, sql } from 'drizzle-orm';
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/open-database';
 
@@ -30,18 +30,20 @@ export function findById<T extends TableWithId>(db: Db, name: string, table: T):
   return (id) => statement.get({ id }) as T['$inferSelect'] | undefined;
 }
 
-/** An insert of every column; absent values are bound as NULL. */
+/**
+ * An insert of every column; absent values are bound as NULL. Built once per table, on the
+ * connection itself: each value goes through its column's own Drizzle encoder (JSON columns
+ * as text), as Drizzle's prepared insert binds it, without rebuilding its parameter list
+ * for every row of a create.
+ */
 export function insertRow<T extends SQLiteTable>(db: Db, name: string, table: T): (row: T['$inferInsert']) => void {
-  const columns = Object.keys(getTableColumns(table));
-  const statement = preparedOnce(db, `insert:${name}`, () =>
-    db
-      .insert(table)
-      .values(Object.fromEntries(columns.map((column) => [column, sql.placeholder(column)])) as T['$inferInsert'])
-      .prepare(),
-  );
-  return (row) => {
-    const values: Record<string, unknown> = {};
-    for (const column of columns) values[column] = (row as Record<string, unknown>)[column] ?? null;
-    statement.run(values);
-  };
+  return preparedOnce(db, `insert:${name}`, () => {
+    const columns = Object.entries(getTableColumns(table));
+    const statement = db.$client.prepare(
+      `INSERT INTO "${getTableName(table)}" (${columns.map(([, column]) => `"${column.name}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`,
+    );
+    return (row: T['$inferInsert']) => {
+      statement.run(columns.map(([key, column]) => column.mapToDriverValue((row as Record<string, unknown>)[key] ?? null)));
+    };
+  });
 }

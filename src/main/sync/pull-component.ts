@@ -48,6 +48,13 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
   let lastError: string | null = null;
 
   let dueAt = Infinity;
+  /**
+   * Until when kicks do not hurry the next pass: the last one stopped at a record that may
+   * be one of this desk's own sends still unanswered, and it will until the push settles.
+   * During a drain every answered send kicks; a pass per kick would fetch the same page,
+   * and make the upstream serve it, dozens of times a second for nothing.
+   */
+  let holdUntil = 0;
   /** Runs in `ms`, unless a run is already due sooner: a stream of kicks must not keep postponing it. */
   function schedule(ms: number): void {
     if (!started) return;
@@ -89,7 +96,11 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
       }
       available = true;
       if (outcome.kind === 'restarted') continue;
-      if (outcome.waiting) return retryMs;
+      if (outcome.waiting) {
+        holdUntil = Date.now() + retryMs;
+        return retryMs;
+      }
+      holdUntil = 0;
       if (!outcome.hasMore) return intervalMs;
       // A bootstrap: let the desk's own work in between pages.
       await new Promise((resolve) => setImmediate(resolve));
@@ -134,7 +145,7 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
       await running;
     },
     kick() {
-      if (started) schedule(50);
+      if (started) schedule(Math.max(50, holdUntil - Date.now()));
     },
     async pullNow() {
       manual = true;

@@ -118,7 +118,10 @@ export function createPullEngine(deps: PullDeps) {
 
   /** The desk's outbox entries for a record: none (from elsewhere), all synced, or some not yet. */
   function sentByThisDesk(localId: string): 'no' | 'synced' | 'unsent' {
-    const rows = db.select({ state: outbox.state }).from(outbox).where(eq(outbox.record_id, localId)).all();
+    // Prepared once: during a drain the feed brings back each of the desk's own records.
+    const rows = preparedOnce(db, 'pull:entry-states', () =>
+      db.select({ state: outbox.state }).from(outbox).where(eq(outbox.record_id, sql.placeholder('record_id'))).prepare(),
+    ).all({ record_id: localId });
     if (rows.length === 0) return 'no';
     return rows.some((row) => row.state !== 'synced') ? 'unsent' : 'synced';
   }

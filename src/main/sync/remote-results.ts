@@ -3,7 +3,7 @@ import { preparedOnce } from '../records/statements';
 import type { Db } from '../db/open-database';
 import { checks, discoveries, extractions, insurance_cards, patients, photos } from '../db/schema';
 import type { IdGenerator } from '../support/ids';
-import { insertRecord } from '../records/record-store';
+import { findRow, insertRecord } from '../records/record-store';
 import { COLLECTIONS, type Check, type Discovery, type Extraction, type InsuranceCard } from '../../shared/contract';
 
 /**
@@ -81,7 +81,8 @@ export function applyTerminal(db: Db, collection: PolledCollection, localId: str
  * the card is not replaced), the upstream's fill the gaps.
  */
 export function applyCardFacts(db: Db, localCardId: string, remote: InsuranceCard): boolean {
-  const local = db.select().from(insurance_cards).where(eq(insurance_cards.id, localCardId)).get();
+  // By the prepared lookup: the pull asks for every card the feed brings back, the desk's own among them.
+  const local = findRow(db, 'insurance_cards', localCardId);
   if (!local) return false;
   const update: Partial<typeof insurance_cards.$inferInsert> = {};
   if (remote.plan_status && remote.plan_status_fetched_at && remote.plan_status_fetched_at !== local.plan_status_fetched_at) {

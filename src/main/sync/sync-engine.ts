@@ -72,6 +72,8 @@ type Settled =
   | { kind: 'stopped'; entry: OutboxEntry; state: 'failed' | 'needs_review'; error: SyncError };
 
 const PROBE_KEY = 'probe';
+/** The longest a finished send's outcome waits for others to share its round's commit. */
+const ROUND_GATHER_MS = 2;
 const REFRESH_KEY = 'refresh';
 
 /**
@@ -278,7 +280,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       })
       .finally(() => {
         inFlight.delete(key);
-        schedule();
+        afterJob();
         publish();
       });
     inFlight.set(key, job);
@@ -360,6 +362,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     if (!started || !alive()) return;
     if (timer) clearTimeout(timer);
     timer = null;
+    if (lateTimer) clearTimeout(lateTimer);
+    lateTimer = null;
     round();
     const wake = nextWake();
     if (wake !== null) {
@@ -372,6 +376,24 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       }
     }
     publish();
+  }
+
+  /**
+   * A finished job frees a slot. With nearly all of the window still in flight, its round
+   * waits (at most `ROUND_GATHER_MS`) for a few more to finish: a round is a commit, and
+   * commits were a drain's largest cost after the requests themselves. The upstream still
+   * has the rest of the window to work on meanwhile.
+   */
+  let lateTimer: NodeJS.Timeout | null = null;
+  function afterJob(): void {
+    const size = sendWindow.size();
+    if (size - inFlight.size >= Math.max(1, Math.floor(size / 8))) return schedule();
+    if (lateTimer || !started) return;
+    lateTimer = setTimeout(() => {
+      lateTimer = null;
+      schedule();
+    }, ROUND_GATHER_MS);
+    lateTimer.unref?.();
   }
 
   function schedule(): void {
@@ -409,6 +431,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      if (lateTimer) clearTimeout(lateTimer);
+      lateTimer = null;
       const pending = [...inFlight.values()];
       let grace: NodeJS.Timeout | undefined;
       if (pending.length > 0) {

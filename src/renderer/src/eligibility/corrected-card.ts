@@ -1,10 +1,11 @@
 import type { InsuranceCard, InsuranceCardCreate } from '../../../shared/contract';
 import { objectKeyFromUrl } from '../intake/photo-file';
 
-export type CardCorrection = Partial<Pick<InsuranceCardCreate, 'member_id' | 'member_name' | 'group_number'>>;
+/** Text fields to replace, and the payer (a clearinghouse entity id; blank removes it). */
+export type CardCorrection = Partial<Pick<InsuranceCardCreate, 'member_id' | 'member_name' | 'group_number' | 'plan_name' | 'rx_bin' | 'rx_group' | 'rx_pcn'>> & { payer_id?: string };
 
 /**
- * Cards cannot be edited (the contract has no update): a corrected member id is a new card
+ * Cards cannot be edited (the contract has no update): a corrected card is a new card
  * for the same patient, with the same photos and payer and the corrected fields. Blank
  * corrections leave the field out, as the contract wants.
  */
@@ -21,10 +22,15 @@ export function correctedCard(card: InsuranceCard, patientId: string, changes: C
   const back = objectKeyFromUrl(card.back_photo_download_url);
   if (front) input.front_photo_object_key = front;
   if (back) input.back_photo_object_key = back;
-  for (const [field, value] of Object.entries(changes) as [keyof CardCorrection, string | undefined][]) {
+  const { payer_id, ...text } = changes;
+  for (const [field, value] of Object.entries(text) as [Exclude<keyof CardCorrection, 'payer_id'>, string | undefined][]) {
     const trimmed = value?.trim();
     if (trimmed) input[field] = trimmed;
     else delete input[field];
+  }
+  if (payer_id !== undefined) {
+    if (payer_id) input.insurance_carrier_ids = [payer_id];
+    else delete input.insurance_carrier_ids;
   }
   return input;
 }

@@ -50,30 +50,41 @@ export function matchPayer(name: string, entities: readonly ClearinghouseEntity[
 }
 
 /**
- * Fills the fields a person has not typed in yet from what was read off the card, and
- * says which to check: low confidence, or a payer name that matched no payer.
+ * What was read off the card merged into the form: what a person typed wins, read values
+ * fill the blanks (a field typed and then emptied is a blank). Says which fields to check
+ * (low confidence, or a payer name that matched no payer) and which the card did not give
+ * at all (the member id: a card always prints one, so a blank one is never left silent).
  */
 export function prefillCard(input: {
   values: CardFormValues;
   touched: ReadonlySet<CardFormField>;
   fields: ExtractedFields;
   entities: readonly ClearinghouseEntity[];
-}): { values: CardFormValues; review: Set<CardFormField> } {
+}): { values: CardFormValues; review: Set<CardFormField>; missing: Set<CardFormField> } {
   const values = { ...input.values };
   const review = new Set<CardFormField>();
+  const typed = (field: CardFormField) => input.touched.has(field) && values[field].trim() !== '';
   for (const field of CARD_TEXT_FIELDS) {
     const read = input.fields[field];
-    if (!read || !read.value.trim() || input.touched.has(field)) continue;
+    if (!read || !read.value.trim() || typed(field)) continue;
     values[field] = read.value.trim();
     if (read.confidence < LOW_CONFIDENCE) review.add(field);
   }
   const payer = input.fields.payer_name;
-  if (payer?.value.trim() && !input.touched.has('payer_id')) {
+  if (payer?.value.trim() && !typed('payer_id')) {
     const match = matchPayer(payer.value, input.entities);
     if (match) values.payer_id = match.id;
     if (!match || payer.confidence < LOW_CONFIDENCE) review.add('payer_id');
   }
-  return { values, review };
+  const missing = new Set<CardFormField>(values.member_id.trim() ? [] : ['member_id']);
+  return { values, review, missing };
+}
+
+/** A saved card's fields as the form shows them, for correcting it. */
+export function cardFormValues(card: Partial<Record<CardTextField, string>> & { insurance_carrier_ids: readonly string[] }): CardFormValues {
+  const values: CardFormValues = { ...EMPTY_CARD, payer_id: card.insurance_carrier_ids[0] ?? '' };
+  for (const field of CARD_TEXT_FIELDS) values[field] = card[field] ?? '';
+  return values;
 }
 
 /** The card request: trimmed, empty fields left out (the contract refuses empty strings). */

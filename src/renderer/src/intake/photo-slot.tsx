@@ -4,7 +4,8 @@ import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 import { Notice } from '../ui/notice';
 import { bytesToBase64, checkPhotoFile } from './photo-file';
-import { PhotoThumb } from './photo-thumb';
+import { PhotoThumb, usePhotoUrl } from './photo-thumb';
+import { PhotoViewer } from './photo-viewer';
 
 export interface PhotoValue {
   object_key: string;
@@ -16,6 +17,8 @@ interface PhotoSlotProps {
   side: 'front' | 'back';
   value: PhotoValue | null;
   onChange(value: PhotoValue | null): void;
+  /** While the photo is being saved: the form must not be saved without it. */
+  onBusyChange?(busy: boolean): void;
 }
 
 async function uploadBlob(bridge: BridgeApi, blob: Blob, contentType: 'image/jpeg' | 'image/png'): Promise<{ ok: true; object_key: string } | { ok: false; message: string }> {
@@ -29,7 +32,7 @@ async function uploadBlob(bridge: BridgeApi, blob: Blob, contentType: 'image/jpe
  * One side of the card: from the camera, a file, or a file dropped on the box. The photo
  * is stored on this computer at once (and queued upstream); only its key stays here.
  */
-export function PhotoSlot({ side, value, onChange }: PhotoSlotProps) {
+export function PhotoSlot({ side, value, onChange, onBusyChange }: PhotoSlotProps) {
   const bridge = useBridge();
   const title = side === 'front' ? 'Front of the card' : 'Back of the card';
   const fileRef = useRef<HTMLInputElement>(null);
@@ -41,6 +44,12 @@ export function PhotoSlot({ side, value, onChange }: PhotoSlotProps) {
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [camera, setCamera] = useState(false);
+  const storedUrl = usePhotoUrl(value && !value.preview ? value.object_key : undefined);
+  const shownUrl = value?.preview ?? storedUrl;
+
+  useEffect(() => {
+    onBusyChange?.(busy);
+  }, [busy, onBusyChange]);
 
   const accept = async (blob: Blob, type: string) => {
     setError(null);
@@ -93,6 +102,11 @@ export function PhotoSlot({ side, value, onChange }: PhotoSlotProps) {
         <PhotoThumb objectKey={value.object_key} alt={`${title}, as scanned`} className="photo-slot__preview" />
       ) : (
         <p className="muted small">Take a photo, choose a file, or drop an image here.</p>
+      )}
+      {shownUrl && (
+        <div className="row">
+          <PhotoViewer src={shownUrl} title={title} openLabel={`Enlarge the ${side} photo`} />
+        </div>
       )}
       {camera && (
         <CameraCapture

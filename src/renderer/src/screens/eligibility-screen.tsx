@@ -4,6 +4,8 @@ import type { DeskPatientDetail } from '../../../shared/bridge/desk-contract';
 import { summarizeBenefits } from '../eligibility/benefit-summary';
 import { BenefitsTable } from '../eligibility/benefits-table';
 import { correctedCard, type CardCorrection } from '../eligibility/corrected-card';
+import { CardCorrectionForm } from '../eligibility/card-correction-form';
+import { cardVersions } from '../eligibility/card-versions';
 import { FailureView } from '../eligibility/failure-view';
 import { SERVICE_TYPE_OPTIONS, filterServiceTypes, type ServiceTypeOption } from '../eligibility/service-type-options';
 import { SummaryView } from '../eligibility/summary-view';
@@ -79,12 +81,18 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
   const [busy, setBusy] = useState(false);
 
   const data: DeskPatientDetail | null = detail.data;
-  // Opened without a card: the one of the latest check, so this screen agrees with Today's badge.
-  const card = data?.cards.find((c) => c.id === (cardId ?? data.checks[0]?.insurance_card_id)) ?? data?.cards[0];
+  const versions = useMemo(() => cardVersions(data?.cards ?? []), [data?.cards]);
+  // Opened without a card: the one of the latest check, so this screen agrees with Today's
+  // badge; if that card was corrected since, its newest version.
+  const lastChecked = data?.checks[0]?.insurance_card_id;
+  const card = data?.cards.find((c) => c.id === (cardId ?? (lastChecked && versions.current.get(lastChecked)) ?? lastChecked)) ?? data?.cards[0];
+  const [correcting, setCorrecting] = useState(false);
+  const [correctedNote, setCorrectedNote] = useState<string | null>(null);
 
   // Defaults: the newest card, its payer, the practice's default provider (else the last one used).
+  // A card id not listed yet (a correction just saved, the list still reloading) is kept.
   useEffect(() => {
-    if (card && card.id !== cardId) setCardId(card.id);
+    if (card && !cardId) setCardId(card.id);
   }, [card, cardId]);
   const cardPayerId = card?.insurance_carrier_ids[0];
   useEffect(() => {
@@ -192,7 +200,28 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
         {patientName(patient)}, born {formatDob(patient.date_of_birth)} · printed {new Date().toLocaleString('en-US')}
       </p>
 
-      {data.cards.length === 0 ? (
+      {correctedNote && !correcting && (
+        <Notice tone="ok" live>
+          {correctedNote}
+        </Notice>
+      )}
+      {correcting && card ? (
+        <CardCorrectionForm
+          card={card}
+          patientId={patientId}
+          onCancel={() => {
+            setCorrecting(false);
+            requestAnimationFrame(() => document.getElementById('correct-card-open')?.focus());
+          }}
+          onSaved={(created) => {
+            setCardId(created.id);
+            setCorrecting(false);
+            setCorrectedNote('Saved the corrected card: it is the one used for checks now. The card as it was is kept, listed as an earlier version.');
+            detail.reload();
+            requestAnimationFrame(() => document.getElementById('correct-card-open')?.focus());
+          }}
+        />
+      ) : data.cards.length === 0 ? (
         <Panel>
           <EmptyState title="No insurance card yet." action={<Button variant="primary" onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>}>
             Capture the patient’s card in Intake, then check eligibility here.
@@ -212,7 +241,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
                   label="Card"
                   value={card?.id ?? ''}
                   onChange={setCardId}
-                  options={data.cards.map((c) => ({ value: c.id, label: cardLabel(c, payerName(c.insurance_carrier_ids[0])) }))}
+                  options={data.cards.map((c) => ({ value: c.id, label: `${cardLabel(c, payerName(c.insurance_carrier_ids[0]))}${versions.earlier.has(c.id) ? ' · earlier version' : ''}` }))}
                   error={errors.insurance_card_id}
                 />
               ) : (
@@ -221,6 +250,21 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
                     <strong>Card:</strong> {cardLabel(card, payerName(card.insurance_carrier_ids[0]))}
                   </p>
                 )
+              )}
+              {card && (
+                <div className="row">
+                  <Button
+                    size="small"
+                    id="correct-card-open"
+                    onClick={() => {
+                      setCorrectedNote(null);
+                      setCorrecting(true);
+                    }}
+                  >
+                    Correct this card
+                  </Button>
+                  {versions.earlier.has(card.id) && <span className="card-version-note">An earlier version: a corrected card replaced it.</span>}
+                </div>
               )}
               <SelectField
                 id="check-provider"

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import type { ClearinghouseEntity, ExtractedFields, InboxItem, Patient } from '../../../shared/contract';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
@@ -22,19 +22,24 @@ import {
   type PatientFormValues,
 } from '../intake/intake-form';
 import { PhotoSlot, type PhotoValue } from '../intake/photo-slot';
+import { CardPayerField } from '../intake/card-payer-field';
+import { splitMemberName } from '../intake/member-name';
+import { readingFailureSentence } from '../intake/reading-failure';
+import { saveAfterReading } from '../intake/save-after-reading';
 import { useBridge } from '../bridge/bridge-provider';
 import { useNavigation } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
 import { Button } from '../ui/button';
-import { usePayerPicker } from '../payers/use-payer-picker';
-import { Combobox } from '../ui/combobox';
 import { TextField } from '../ui/field';
 import { Loading, Notice, Panel } from '../ui/notice';
 import { PatientSearch } from '../ui/patient-search';
 import { ScreenTitle } from '../ui/screen-title';
 import { DateOfBirthField } from '../ui/date-of-birth-field';
 
-type Reading = { state: 'idle' } | { state: 'reading' } | { state: 'done'; review: number } | { state: 'failed'; message: string };
+/** `key` names the photos a reading was for (`inbox:…` for a scan read on arrival). */
+type Reading = { state: 'idle' } | { state: 'reading'; key: string } | { state: 'done'; key: string; review: number; missing: boolean } | { state: 'failed'; key: string; message: string };
+
+const MISSING_MEMBER_ID = 'Not found on the card: type it in from the card.';
 
 type ChosenPatient = Pick<Patient, 'id' | 'first_name' | 'last_name' | 'date_of_birth'>;
 
@@ -63,14 +68,21 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   const [card, setCard] = useState<CardFormValues>(EMPTY_CARD);
   const [touched, setTouched] = useState<Set<CardFormField>>(new Set());
   const [review, setReview] = useState<Set<CardFormField>>(new Set());
+  const [missing, setMissing] = useState<Set<CardFormField>>(new Set());
   const [cardErrors, setCardErrors] = useState<FieldMessages>({});
   const [reading, setReading] = useState<Reading>({ state: 'idle' });
   const [saving, setSaving] = useState(false);
+  // Save pressed while the photo was still being saved or read: it goes on when the reading ends.
+  const [queued, setQueued] = useState(false);
+  const [uploading, setUploading] = useState({ front: false, back: false });
+  const frontBusy = useCallback((busy: boolean) => setUploading((u) => (u.front === busy ? u : { ...u, front: busy })), []);
+  const backBusy = useCallback((busy: boolean) => setUploading((u) => (u.back === busy ? u : { ...u, back: busy })), []);
+  // The member name offered as the patient's, once per name: declining is remembered.
+  const [declinedName, setDeclinedName] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
 
   // Every payer the desk knows (the directory runs to over a thousand), as on Eligibility.
   const entityList: ClearinghouseEntity[] = useReferenceData().entities;
-  const payerPicker = usePayerPicker(entityList);
 
   // The patient comes from the route or from a scan: a one-off read into the form's state.
   useEffect(() => {
@@ -81,29 +93,32 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   // The reading answers later: it must fill in the form as it is then, not as it was asked.
   const latest = useRef({ card, touched, entityList });
   latest.current = { card, touched, entityList };
-  const applyExtraction = (fields: ExtractedFields): number => {
+  const applyExtraction = (fields: ExtractedFields): { review: number; missing: boolean } => {
     const { card: values, touched: typed, entityList: entitiesNow } = latest.current;
     const filled = prefillCard({ values, touched: typed, fields, entities: entitiesNow });
     setCard(filled.values);
     setReview(filled.review);
-    return filled.review.size;
+    setMissing(filled.missing);
+    return { review: filled.review.size, missing: filled.missing.size > 0 };
   };
 
   // Read the card whenever its photos change (not for an inbox scan: that was read on arrival).
   const frontKey = front?.object_key;
   const backKey = back?.object_key;
+  const readKey = frontKey && !inboxItem ? `${frontKey}|${backKey ?? ''}` : null;
   useEffect(() => {
     if (!frontKey || inboxItem) return;
     let current = true;
-    setReading({ state: 'reading' });
+    const key = `${frontKey}|${backKey ?? ''}`;
+    setReading({ state: 'reading', key });
     void bridge.extractions.preview({ front_photo_object_key: frontKey, ...(backKey ? { back_photo_object_key: backKey } : {}) }).then((result) => {
       if (!current) return;
       if (!result.ok) {
-        setReading({ state: 'failed', message: result.error.code === 'internal_error' ? 'Reading cards is not available right now: type the fields in from the card.' : result.error.message });
+        setReading({ state: 'failed', key, message: result.error.code === 'internal_error' ? readingFailureSentence('engine_failed') : result.error.message });
       } else if (result.value.status === 'failure' || !result.value.fields) {
-        setReading({ state: 'failed', message: 'The card could not be read: type the fields in from the card.' });
+        setReading({ state: 'failed', key, message: readingFailureSentence(result.value.failure_reason) });
       } else {
-        setReading({ state: 'done', review: applyExtraction(result.value.fields) });
+        setReading({ state: 'done', key, ...applyExtraction(result.value.fields) });
       }
     });
     return () => {
@@ -115,7 +130,10 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     setInboxItem(item);
     setFront({ object_key: item.front_photo_object_key });
     setBack(item.back_photo_object_key ? { object_key: item.back_photo_object_key } : null);
-    if (item.extraction_fields) setReading({ state: 'done', review: applyExtraction(item.extraction_fields) });
+    const key = `inbox:${item.id}`;
+    if (item.extraction_fields) setReading({ state: 'done', key, ...applyExtraction(item.extraction_fields) });
+    else if (item.extraction_status === 'failure') setReading({ state: 'failed', key, message: readingFailureSentence(item.extraction_failure_reason) });
+    else setReading({ state: 'idle' });
     if (item.patient_id) {
       setMode('existing');
       void bridge.patients.get({ id: item.patient_id }).then((result) => result.ok && setChosen(result.value));
@@ -132,16 +150,46 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   const setCardField = (field: CardFormField, value: string) => {
     setCard((values) => ({ ...values, [field]: value }));
     setTouched((set) => new Set(set).add(field));
-    setReview((set) => {
+    const without = (set: Set<CardFormField>) => {
+      if (!set.has(field)) return set;
       const next = new Set(set);
       next.delete(field);
       return next;
-    });
+    };
+    setReview(without);
+    setMissing(without);
     setCardErrors(({ [field]: _, ...rest }) => rest);
   };
 
-  const save = async (event: FormEvent) => {
+  // Still saving or reading the photos: a save now would store the card without what is read.
+  const readPending = uploading.front || uploading.back || (readKey !== null && !((reading.state === 'done' || reading.state === 'failed') && reading.key === readKey));
+
+  const save = (event: FormEvent) => {
     event.preventDefault();
+    if (saving || queued) return;
+    setFormError(null);
+    if (readPending) setQueued(true);
+    else void submit();
+  };
+
+  // The queued save, once the reading has ended and its values are in the form.
+  const submitRef = useRef<() => Promise<void>>(null);
+  useEffect(() => {
+    if (!queued || readPending) return;
+    setQueued(false);
+    const end = reading.state === 'failed' ? reading : { state: 'done' as const, review: review.size, missingMemberId: missing.size > 0 };
+    const next = saveAfterReading(end, { memberId: card.member_id });
+    if (next.go) {
+      void submitRef.current?.();
+      return;
+    }
+    setFormError(next.message);
+    // Where the person goes next: the member id to type, else the first field to check.
+    const first = end.state === 'failed' ? 'member_id' : [...missing, ...(['payer_id', ...CARD_TEXT_FIELDS] as const).filter((f) => review.has(f))][0];
+    if (first) document.getElementById(first)?.focus();
+  }, [queued, readPending, reading, review, missing, card.member_id]);
+
+  const submit = async () => {
     if (saving) return;
     setFormError(null);
     setSaving(true);
@@ -193,6 +241,8 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     }
   };
 
+  submitRef.current = submit;
+
   const cardField = (field: CardTextField) => (
     <TextField
       key={field}
@@ -203,11 +253,21 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
       onChange={(v) => setCardField(field, v)}
       error={cardErrors[field]}
       hint={CARD_HINTS[field]}
-      review={review.has(field) ? 'Check this against the card: it was hard to read.' : undefined}
+      review={missing.has(field) ? MISSING_MEMBER_ID : review.has(field) ? 'Check this against the card: it was hard to read.' : undefined}
     />
   );
 
   const owner = mode === 'existing' ? chosen : created;
+  // The card's member as the patient's name: offered, never filled in silently (the member
+  // may be the subscriber, not the patient in front of the desk).
+  const offeredName = mode === 'new' && !created && !duplicates && !patient.first_name.trim() && !patient.last_name.trim() && card.member_name.trim() !== declinedName ? splitMemberName(card.member_name) : null;
+  const acceptName = () => {
+    if (!offeredName) return;
+    setPatient((p) => ({ ...p, first_name: offeredName.first, last_name: offeredName.last }));
+    setPatientErrors(({ first_name: _f, last_name: _l, ...rest }) => rest);
+    // The offer goes away with the names filled in: the date of birth is what is left to type.
+    requestAnimationFrame(() => document.getElementById('date_of_birth')?.focus());
+  };
   return (
     <form className="screen" onSubmit={(event) => void save(event)} noValidate aria-labelledby="intake-title">
       <div className="screen__header">
@@ -256,51 +316,63 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         ) : mode === 'existing' ? (
           <PatientSearch id="intake-patient-search" label="Find the patient" onPick={(row: DeskPatientRow) => setChosen({ id: row.patient_id, first_name: row.first_name, last_name: row.last_name, date_of_birth: row.date_of_birth })} />
         ) : (
-          <div className="grid-3">
-            <TextField id="first_name" label="First name" autoComplete="off" value={patient.first_name} error={patientErrors.first_name} onChange={(v) => setPatient((p) => ({ ...p, first_name: v }))} />
-            <TextField id="last_name" label="Last name" autoComplete="off" value={patient.last_name} error={patientErrors.last_name} onChange={(v) => setPatient((p) => ({ ...p, last_name: v }))} />
-            <DateOfBirthField id="date_of_birth" value={patient.date_of_birth} error={patientErrors.date_of_birth} onChange={(v) => setPatient((p) => ({ ...p, date_of_birth: v }))} />
+          <div className="stack">
+            {offeredName && (
+              <div className="name-offer" role="group" aria-labelledby="name-offer-text">
+                <p id="name-offer-text">
+                  The card’s member is <strong>{card.member_name.trim()}</strong>. Is that the patient?
+                </p>
+                <div className="row">
+                  <Button size="small" variant="primary" onClick={acceptName}>
+                    Use “{offeredName.first} {offeredName.last}” as the patient’s name
+                  </Button>
+                  <Button size="small" onClick={() => setDeclinedName(card.member_name.trim())}>
+                    No, someone else
+                  </Button>
+                </div>
+              </div>
+            )}
+            <div className="grid-3">
+              <TextField id="first_name" label="First name" autoComplete="off" value={patient.first_name} error={patientErrors.first_name} onChange={(v) => setPatient((p) => ({ ...p, first_name: v }))} />
+              <TextField id="last_name" label="Last name" autoComplete="off" value={patient.last_name} error={patientErrors.last_name} onChange={(v) => setPatient((p) => ({ ...p, last_name: v }))} />
+              <DateOfBirthField id="date_of_birth" value={patient.date_of_birth} error={patientErrors.date_of_birth} onChange={(v) => setPatient((p) => ({ ...p, date_of_birth: v }))} />
+            </div>
           </div>
         )}
       </Panel>
 
-      <Panel title="Card photos" titleId="intake-photos">
-        <div className="grid-2">
-          <PhotoSlot side="front" value={front} onChange={(v) => { setInboxItem(null); setFront(v); }} />
-          <PhotoSlot side="back" value={back} onChange={(v) => { setInboxItem(null); setBack(v); }} />
-        </div>
-        {reading.state === 'reading' && <Loading label="Reading the card…" />}
-        {reading.state === 'done' && (
-          <Notice tone={reading.review > 0 ? 'warn' : 'ok'} live>
-            {reading.review > 0
-              ? `Read the card. ${reading.review} ${reading.review === 1 ? 'field was' : 'fields were'} hard to read: check the ones marked below against the card.`
-              : 'Read the card: check the fields below against it before saving.'}
-          </Notice>
-        )}
-        {reading.state === 'failed' && <Notice tone="warn" live>{reading.message}</Notice>}
-      </Panel>
-
       <InboxPicker chosenId={inboxItem?.id ?? null} onUse={useInboxItem} />
 
-      <Panel title="Card details" titleId="intake-card">
-        <Combobox
-          id="payer_id"
-          label="Payer"
-          placeholder="Type to search payers"
-          options={payerPicker.options}
-          filter={payerPicker.filter}
-          value={card.payer_id}
-          onChange={(v) => setCardField('payer_id', v)}
-          error={cardErrors.insurance_carrier_ids ?? cardErrors.payer_id}
-          review={review.has('payer_id') ? 'Check this: the payer on the card was not clear.' : undefined}
-          hint={card.payer_id ? undefined : 'The insurance company named on the card.'}
-        />
-        <div className="grid-2">{CARD_TEXT_FIELDS.slice(0, 4).map(cardField)}</div>
-        <div className="grid-3">{CARD_TEXT_FIELDS.slice(4).map(cardField)}</div>
-        {(cardErrors.front_photo_object_key || cardErrors.back_photo_object_key || cardErrors.patient_id) && (
-          <Notice tone="bad">{cardErrors.front_photo_object_key ?? cardErrors.back_photo_object_key ?? cardErrors.patient_id}</Notice>
-        )}
-      </Panel>
+      {/* The photo beside what was read from it, so each field is checked against the card at a glance. */}
+      <div className="intake-card">
+        <Panel title="Card photos" titleId="intake-photos" className="intake-card__photos">
+          <PhotoSlot side="front" value={front} onBusyChange={frontBusy} onChange={(v) => { setInboxItem(null); setFront(v); }} />
+          <PhotoSlot side="back" value={back} onBusyChange={backBusy} onChange={(v) => { setInboxItem(null); setBack(v); }} />
+        </Panel>
+
+        <Panel title="Card details" titleId="intake-card" className="intake-card__fields">
+          {/* Next to the fields it fills: where the eye already is. */}
+          {reading.state === 'reading' && <Loading label="Reading the card…" />}
+          {reading.state === 'done' && (
+            <Notice tone={reading.review > 0 || reading.missing ? 'warn' : 'ok'} live>
+              {readingSummary(reading.review, reading.missing)}
+            </Notice>
+          )}
+          {reading.state === 'failed' && <Notice tone="warn" live>{reading.message}</Notice>}
+          <CardPayerField
+            id="payer_id"
+            entities={entityList}
+            value={card.payer_id}
+            onChange={(v) => setCardField('payer_id', v)}
+            error={cardErrors.insurance_carrier_ids ?? cardErrors.payer_id}
+            review={review.has('payer_id') ? 'Check this: the payer on the card was not clear.' : undefined}
+          />
+          <div className="card-fields">{CARD_TEXT_FIELDS.map(cardField)}</div>
+          {(cardErrors.front_photo_object_key || cardErrors.back_photo_object_key || cardErrors.patient_id) && (
+            <Notice tone="bad">{cardErrors.front_photo_object_key ?? cardErrors.back_photo_object_key ?? cardErrors.patient_id}</Notice>
+          )}
+        </Panel>
+      </div>
 
       {formError && (
         <Notice tone="bad" live>
@@ -308,11 +380,20 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         </Notice>
       )}
       <div className="row row--end">
+        {queued && <Loading label="Saving as soon as the card is read: what you typed is kept, and what is read fills the blank fields." />}
         <Button onClick={() => navigate({ screen: 'today' })}>Cancel</Button>
         <Button type="submit" variant="primary" disabled={saving}>
-          {saving ? 'Saving…' : 'Save card'}
+          {queued ? 'Waiting for the reading…' : saving ? 'Saving…' : 'Save card'}
         </Button>
       </div>
     </form>
   );
+}
+
+function readingSummary(review: number, missing: boolean): string {
+  if (review === 0 && !missing) return 'Read the card: check the fields below against it before saving.';
+  const parts: string[] = [];
+  if (missing) parts.push('its member id was not found: type it in');
+  if (review > 0) parts.push(`${review} ${review === 1 ? 'field was' : 'fields were'} hard to read: check the ones marked against the card`);
+  return `Read the card, but ${parts.join(', and ')}.`;
 }

@@ -83,6 +83,23 @@ describe('group commit', () => {
     await expect(group.run(insertPatient(db, 'pat_z'))).resolves.toBe(1);
   });
 
+  it('lets a lone write wait for the writers seen together lately, so a straggler does not pay a COMMIT alone', async () => {
+    const db = open();
+    const group = createGroupCommit(db.db);
+    // Four writers arrive together once: the committer now expects four.
+    await Promise.all(['pat_1', 'pat_2', 'pat_3', 'pat_4'].map((id) => group.run(insertPatient(db, id))));
+    // One arrives; the other three a turn of the event loop later, as a client's next requests do.
+    const first = group.run(insertPatient(db, 'pat_a')).then(() => patientIds(db));
+    await new Promise(setImmediate);
+    const rest = ['pat_b', 'pat_c', 'pat_d'].map((id) => group.run(insertPatient(db, id)));
+    // Answered after the one COMMIT that made all four durable, not after one of its own.
+    expect(await first).toEqual(['pat_1', 'pat_2', 'pat_3', 'pat_4', 'pat_a', 'pat_b', 'pat_c', 'pat_d']);
+    await Promise.all(rest);
+    // When fewer come than waited for, the wait runs out and the write still commits.
+    await expect(group.run(insertPatient(db, 'pat_e'))).resolves.toBe(1);
+    await expect(group.run(insertPatient(db, 'pat_f'))).resolves.toBe(1);
+  });
+
   it('is one committer per connection, shared by everyone who asks', () => {
     const db = open();
     expect(groupCommitFor(db.db)).toBe(groupCommitFor(db.db));

@@ -36,10 +36,9 @@ describe('extraction on cards it was not tuned on', () => {
     console.log(`\nHeld-out generated cards (${heldOut.length}):\n${formatScores(rows)}\n`);
     const slips = heldOut.filter((r) => scoreSet([r]).some((row) => row.wrongHigh + row.extraHigh > 0));
     if (slips.length > 0) console.log(formatDetails(slips));
-    // Generated sets vary with the seed; a wrong value the desk is not told to check is a
-    // rare OCR slip (a clear "o" read as "e"), never a pattern.
-    expect(rows.reduce((n, r) => n + r.wrongHigh + r.extraHigh, 0)).toBeLessThanOrEqual(1);
-    expect(rows.find((r) => r.field === 'member_id')!.right / heldOut.length).toBeGreaterThanOrEqual(0.85);
+    // The issue's bar: every wrong value is one a person is asked to check.
+    expect(rows.reduce((n, r) => n + r.wrongHigh + r.extraHigh, 0)).toBe(0);
+    expect(rows.find((r) => r.field === 'member_id')!.right / heldOut.length).toBeGreaterThanOrEqual(0.95);
   });
 
   it.runIf(REAL)('prints the per-field table of the real-world cards; no wrong value above the threshold', () => {

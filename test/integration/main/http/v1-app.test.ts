@@ -38,20 +38,24 @@ const post = (key: string, body: unknown = patient) => ({
 });
 
 describe('the /v1 HTTP layer', () => {
-  it('answers 409 idempotency_request_in_progress while the first request with a key runs', async () => {
+  it('answers 409 idempotency_request_in_progress while the first request with a key runs; writes only its answer, with the record', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const service = fx.host.service;
     const slow: V1Service = { ...service, create: async (c, i, ctx) => (await gate, service.create(c, i, ctx)) };
     const app = appOver(slow);
+    const before = fx.snapshot();
     const first = app.request('/v1/patients', post('k1'));
     await new Promise((r) => setTimeout(r, 20));
     const second = await app.request('/v1/patients', post('k1'));
     expect(second.status).toBe(409);
     expect(second.headers.get('retry-after')).toBe('1');
     expect(((await second.json()) as { error: { code: string } }).error.code).toBe('idempotency_request_in_progress');
+    // The claim is the running request's own: nothing of it is on disk, no commit spent on it.
+    expect(fx.snapshot()).toEqual(before);
     release();
     expect((await first).status).toBe(201);
+    expect(fx.snapshot()).toEqual({ ...before, patients: (before.patients as number) + 1, outbox: (before.outbox as number) + 1, idempotency_keys: (before.idempotency_keys as number) + 1 });
     const replay = await app.request('/v1/patients', post('k1'));
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
@@ -335,7 +339,7 @@ describe('keyed creates sharing a group commit', () => {
   it('the same key sent several times at once creates once: one 201, the rest in progress, then replays', async () => {
     const app = appOver(fx.host.service);
     const before = fx.snapshot().patients as number;
-    // Sent in one turn: their claims land in one group, their creates in the next.
+    // Sent in one turn: the first claims the key, the others find it claimed.
     const answers = await Promise.all([...Array(5)].map(() => app.request('/v1/patients', post('burst'))));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409]);

@@ -96,6 +96,24 @@ describe('local API', () => {
     for (const entry of entries) expect(entry.actor).toMatch(/ \(local API\)$/);
   });
 
+  it('writes a create and its audit entry in one transaction: an entry that cannot be written stores nothing', async () => {
+    fx = await startLocalApiHost();
+    const call = v1Caller({ socketPath: socketPath(fx.dataDir) }, tokenOf(fx));
+    const sqlite = fx.host.database.sqlite;
+    // A real refusal from the database, on the audit insert alone (as a full disk would refuse it).
+    sqlite.exec("CREATE TEMP TRIGGER refuse_audit BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit refused'); END");
+    const before = fx.snapshot();
+    const refused = await call('POST', '/v1/patients', { first_name: 'No', last_name: 'Trail', date_of_birth: '1970-05-05' }, { 'idempotency-key': 'no-trail' });
+    expect(refused.status).toBe(500);
+    // No record (and no outbox entry, no stored answer) without its audit entry.
+    expect(fx.snapshot()).toEqual(before);
+    sqlite.exec('DROP TRIGGER refuse_audit');
+    const retried = await call('POST', '/v1/patients', { first_name: 'No', last_name: 'Trail', date_of_birth: '1970-05-05' }, { 'idempotency-key': 'no-trail' });
+    expect(retried.status).toBe(201);
+    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(fx.host.audit.list({ limit: 1 }).data[0]).toMatchObject({ action: 'create', record_id: retried.json.id });
+  });
+
   it('stops accepting the old token the moment a new one is made', async () => {
     fx = await startLocalApiHost();
     const target = { socketPath: socketPath(fx.dataDir) };

@@ -43,6 +43,10 @@ describe('label variants real cards use', () => {
     expect(label('GRPNoO. 115776')?.field).toBe('group_number');
     expect(label('RXGRp 3272950')?.field).toBe('rx_group');
     expect(label('rRxPCN MEDDADV')?.field).toBe('rx_pcn');
+    // A short Rx label with a letter lost: its "Rx" still says which.
+    expect(label('rx Pc MCAIDADV')?.field).toBe('rx_pcn');
+    expect(label('Rx Bi 004336')?.field).toBe('rx_bin');
+    expect(label('Pc MCAIDADV')).toBeUndefined();
     expect(label('ip# U0261352298')?.field).toBe('member_id');
     expect(label('1D W123456789')?.field).toBe('member_id');
     // "Member 4 W…": the 4 is the "#" misread and belongs to the label.

@@ -57,11 +57,31 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     expect(match('HEALTH SAVINGS PLAN\nShared In and Out of Network')).toBeNull();
     expect(match('Group Health Cooperative\nof South Central Wisconsin')).toBeNull();
     expect(match('Member Services\nHealth Network')).toBeNull();
+    // A name run together must span whole printed words: "MEDICARE NAME" holds "caren".
+    expect(match('1-800-MEDICARE\nNAME OF BENEFICIARY')).toBeNull();
+    expect(match('UNITEDHEALTHCARE')?.entity.name).toBe('UnitedHealthcare');
     // "CMS" alone turns up on Medicare Advantage cards: the brand printed beside it wins.
     expect(match('CMS H5415 071\nHUMANA')?.entity.name).toBe('Humana');
     // A product name that is also another payer's alternate name does not outrank the brand.
     expect(match('HUMANA    Contoso\nMEMBER    MEDICARE ADVANTAGE PPO')).toMatchObject({ entity: { name: 'Humana' }, score: 1 });
     expect(match('MEDICARE ADVANTAGE PPO')?.score ?? 0).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it("reads Original Medicare's card as the national Medicare payer (the directory's MEDICARE alias)", () => {
+    const national = directory.find((e) => e.payer_id === 'CMS');
+    expect(national).toBeDefined();
+    // The legacy red, white and blue card and the new one (Medicare Number, an MBI).
+    const legacy = match('MEDICARE    HEALTH INSURANCE\n1-800-MEDICARE\nNAME OF BENEFICIARY\nJANE DOE\nMEDICARE CLAIM NUMBER');
+    expect(legacy).toMatchObject({ entity: { payer_id: 'CMS' } });
+    expect(legacy!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(match('Medicare Health Insurance\nName/Nombre\nJOHN L SMITH\nMedicare Number/Número de Medicare\n1EG4-TE5-MK73')?.entity.payer_id).toBe('CMS');
+    // One sign alone is a lead to check; "Medicare" in a plan's name is no sign at all.
+    expect(match('Medicare Number 1EG4-TE5-MK73')!.score).toBeLessThan(REVIEW_BELOW);
+    expect(match('MEDICARE ADVANTAGE PPO')?.entity.payer_id).not.toBe('CMS');
+    // A Medicare Advantage card names its plan's payer, which wins.
+    expect(match('HUMANA\nMedicare Health Insurance\nMEDICARE CLAIM NUMBER')?.entity.name).toBe('Humana');
+    // Without the national entry among the desk's payers, nobody.
+    expect(matchPayer('MEDICARE    HEALTH INSURANCE', SEED_CLEARINGHOUSE_ENTITIES)).toBeNull();
   });
 
   it('says when the card fits two payers about as well (regional plans of one brand)', () => {
