@@ -13,13 +13,13 @@ import {
   type V1Service,
 } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
+import { createUpstreamTransport, UpstreamTransportError, type UpstreamAnswer } from './upstream-transport';
 
 export interface HttpV1ClientOptions {
   baseUrl: string;
   apiKey: string;
   /** Per request; a slow upstream is treated like an unreachable one. */
   timeoutMs?: number;
-  fetch?: typeof fetch;
 }
 
 /** Network failures, resets and time-outs: the request may or may not have arrived. */
@@ -31,34 +31,27 @@ export const UPSTREAM_UNREACHABLE = 'upstream_unreachable';
  * and `upstream_unreachable` where it did not; `retryAfterSeconds` from Retry-After.
  */
 export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
-  const base = options.baseUrl.replace(/\/+$/, '');
-  const doFetch = options.fetch ?? fetch;
-  const timeoutMs = options.timeoutMs ?? 15_000;
+  const send = createUpstreamTransport(options.baseUrl, options.timeoutMs ?? 15_000);
 
-  async function call(method: string, path: string, init: { body?: RequestInit['body']; contentType?: string; idempotencyKey?: string } = {}): Promise<Response> {
+  async function call(method: string, path: string, init: { body?: string | Buffer; contentType?: string; idempotencyKey?: string } = {}): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = { Authorization: `Bearer ${options.apiKey}`, Accept: 'application/json' };
     if (init.contentType) headers['Content-Type'] = init.contentType;
     if (init.idempotencyKey) headers['Idempotency-Key'] = init.idempotencyKey;
-    let response: Response;
+    let answer: UpstreamAnswer;
     try {
-      response = await doFetch(`${base}${path}`, { method, headers, body: init.body, signal: AbortSignal.timeout(timeoutMs) });
-    } catch {
-      throw new ServiceError(UPSTREAM_UNREACHABLE, 'The upstream service could not be reached.', undefined, { status: 0 });
+      answer = await send({ method, path, headers, body: init.body });
+    } catch (error) {
+      // No whole answer (refused, reset, timed out, cut off mid-body): as good as none.
+      const message = error instanceof UpstreamTransportError ? error.message : 'The upstream service could not be reached.';
+      throw new ServiceError(UPSTREAM_UNREACHABLE, message, undefined, { status: 0 });
     }
-    if (response.ok) return response;
-    throw await upstreamError(response);
+    if (answer.status >= 200 && answer.status < 300) return answer;
+    throw upstreamError(answer);
   }
 
-  async function json<T>(response: Response, parse: (value: unknown) => T): Promise<T> {
-    let value: unknown;
+  function json<T>(answer: UpstreamAnswer, parse: (value: unknown) => T): T {
     try {
-      value = await response.json();
-    } catch {
-      // The connection broke mid-body: as good as no answer.
-      throw new ServiceError(UPSTREAM_UNREACHABLE, 'The upstream service stopped answering mid-response.', undefined, { status: 0 });
-    }
-    try {
-      return parse(value);
+      return parse(JSON.parse(answer.body.toString('utf8')));
     } catch {
       throw new ServiceError('upstream_invalid_response', 'The upstream service answered with a record Coverdesk does not understand.', undefined, {
         status: 502,
@@ -99,21 +92,29 @@ export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
       return json(await call('GET', `${CHANGES_PATH}${query.size ? `?${query}` : ''}`), (value) => ReceivedChangesPage.parse(value));
     },
     async readPhoto(objectKey) {
-      const response = await call('GET', `/v1/photos/${encodeURIComponent(objectKey)}`);
-      const content_type = PhotoContentType.parse((response.headers.get('content-type') ?? '').split(';')[0].trim());
-      return { content_type, bytes: new Uint8Array(await response.arrayBuffer()) };
+      const answer = await call('GET', `/v1/photos/${encodeURIComponent(objectKey)}`);
+      const content_type = PhotoContentType.parse((answer.header('content-type') ?? '').split(';')[0].trim());
+      return { content_type, bytes: new Uint8Array(answer.body) };
     },
   };
 }
 
-async function upstreamError(response: Response): Promise<ServiceError> {
-  const retryAfterSeconds = parseRetryAfter(response.headers.get('retry-after'));
-  const envelope = ErrorEnvelope.safeParse(await response.json().catch(() => null));
-  if (envelope.success) return ServiceError.fromBody(envelope.data.error, response.status, retryAfterSeconds);
-  return new ServiceError('upstream_error', `The upstream service answered ${response.status}.`, undefined, {
-    status: response.status,
+function upstreamError(answer: UpstreamAnswer): ServiceError {
+  const retryAfterSeconds = parseRetryAfter(answer.header('retry-after'));
+  const envelope = ErrorEnvelope.safeParse(parseOrNull(answer.body));
+  if (envelope.success) return ServiceError.fromBody(envelope.data.error, answer.status, retryAfterSeconds);
+  return new ServiceError('upstream_error', `The upstream service answered ${answer.status}.`, undefined, {
+    status: answer.status,
     retryAfterSeconds,
   });
+}
+
+function parseOrNull(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    return null;
+  }
 }
 
 /** Retry-After is seconds or an HTTP date. */

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '@src/main/http/idempotency-store';
 import { listen, type Listening } from '@src/main/http/listen';
@@ -87,5 +89,99 @@ describe('the upstream HTTP client', () => {
     server = undefined;
     const down = createHttpV1Client({ baseUrl: address, apiKey: 'secret' });
     expect(await failure(() => down.get('patients', 'pat_x'))).toMatchObject({ status: 0, code: 'upstream_unreachable' });
+  });
+});
+
+/** A raw node:http server on loopback answering as `answer` says: an upstream that misbehaves. */
+async function rawServer(answer: (request: http.IncomingMessage, response: http.ServerResponse) => void): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+  const seen: string[] = [];
+  const server = http.createServer((request, response) => {
+    seen.push(`${request.method} ${request.url}`);
+    request.resume();
+    request.on('end', () => answer(request, response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('the upstream HTTP client against an upstream that misbehaves', () => {
+  let raw: Awaited<ReturnType<typeof rawServer>> | undefined;
+  afterEach(async () => {
+    await raw?.close();
+    raw = undefined;
+  });
+
+  it('does not follow a redirect: a POST never turns into a GET somewhere else', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(307, { Location: '/elsewhere' });
+      response.end();
+    });
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
+    const error = await failure(() => client.create('patients', { first_name: 'A', last_name: 'B', date_of_birth: '1980-01-01' }, { source: 'api' }));
+    expect(error).toMatchObject({ status: 307, code: 'upstream_error' });
+    expect(raw.seen).toEqual(['POST /v1/patients']);
+  });
+
+  it('keeps the base URL’s own path in front of every route', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ data: [], next_cursor: null }));
+    });
+    const client = createHttpV1Client({ baseUrl: `${raw.url}/eligibility/`, apiKey: 'secret' });
+    // The page itself is not the point here (it may not parse): where the request went is.
+    await client.list('patients', { limit: 2 }).catch(() => undefined);
+    expect(raw.seen).toEqual(['GET /eligibility/v1/patients?limit=2']);
+  });
+
+  it('says upstream_unreachable when the answer breaks off before its declared length', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': '500' });
+      response.write('{"data": [');
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
+    const error = await failure(() => client.list('patients'));
+    expect(error).toMatchObject({ status: 0, code: 'upstream_unreachable' });
+    expect(error.message).toMatch(/mid-response/);
+  });
+
+  it('times out an answer that starts but never ends', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.write('{"data": [');
+    });
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret', timeoutMs: 150 });
+    expect(await failure(() => client.list('patients'))).toMatchObject({ status: 0, code: 'upstream_unreachable' });
+  });
+
+  it('calls a whole answer that is not JSON an invalid response, not a lost one', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(201, { 'Content-Type': 'application/json' });
+      response.end('<html>gateway</html>');
+    });
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
+    expect(await failure(() => client.get('patients', 'pat_1'))).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
+  });
+
+  it('treats an address that is not a URL as unreachable, and a 5xx without an envelope by its status', async () => {
+    expect(await failure(() => createHttpV1Client({ baseUrl: 'not a url', apiKey: 'k' }).list('patients'))).toMatchObject({ status: 0, code: 'upstream_unreachable' });
+    raw = await rawServer((_request, response) => {
+      response.writeHead(502, { 'Retry-After': '3' });
+      response.end('Bad gateway');
+    });
+    expect(await failure(() => createHttpV1Client({ baseUrl: raw!.url, apiKey: 'k' }).list('patients'))).toMatchObject({
+      status: 502,
+      code: 'upstream_error',
+      retryAfterSeconds: 3,
+    });
   });
 });
