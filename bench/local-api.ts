@@ -8,6 +8,8 @@ import { ensurePrivateDir } from '@src/main/support/private-path';
 import { tokenPath } from '@src/main/local-api/token-file';
 import { applyDatabaseKey } from '@src/main/db/database-cipher';
 import { newDatabaseKey } from '@src/main/db/database-key';
+import { systemClock } from '@src/main/support/clock';
+import { createIdGenerator } from '@src/main/support/ids';
 import { makeTempDir } from '@test/support/temp-dir';
 import { closedPort, interleaved, median, percentile, type BenchResult, type Benchmark } from './harness';
 import { startHttpLoad, type HttpLoad, type LoadJob, type LoadResult } from './http-load';
@@ -48,7 +50,9 @@ async function startBareServer(dir: string, answer: string, work?: () => void): 
 /**
  * The second raw limit: the same patient row and outbox entry a create writes, inserted by
  * bare better-sqlite3 in one transaction into the host's database (same pragmas, the
- * cipher build with the same key): what any create must pay for a durable write.
+ * cipher build with the same key): what any create must pay for a durable write. Its ids
+ * are made as ours are (time-ordered ULIDs): ids of another shape would land in the middle
+ * of the id indexes, split pages there and make our own next round write more pages.
  */
 function bareInsert(file: string, key: Buffer): { insert(): void; close(): void } {
   const db = new Database(file);
@@ -56,16 +60,16 @@ function bareInsert(file: string, key: Buffer): { insert(): void; close(): void 
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  const ids = createIdGenerator(systemClock);
   const patient = db.prepare("INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, 'Bench', 'Mark', '1980-01-01', ?)");
   const outbox = db.prepare(
     "INSERT INTO outbox (id, collection, record_id, payload, depends_on, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, 'patients', ?, ?, '[]', 'queued', 0, ?, ?, ?)",
   );
-  let n = 0;
   const insert = db.transaction(() => {
-    const id = `pat_raw${n++}`;
+    const id = ids.next('pat');
     const t = new Date().toISOString();
     patient.run(id, t);
-    outbox.run(`obx_raw${n}`, id, PATIENT, t, t, t);
+    outbox.run(ids.next('obx'), id, PATIENT, t, t, t);
   });
   return { insert: () => insert(), close: () => db.close() };
 }

@@ -7,13 +7,16 @@ import { newDatabaseKey } from '@src/main/db/database-key';
 import type { CallContext } from '@src/shared/contract';
 import { makeTempDir } from '@test/support/temp-dir';
 import { makePng } from '@test/support/images';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
+import { systemClock } from '@src/main/support/clock';
+import { createIdGenerator } from '@src/main/support/ids';
 import { percentile, timeEach, type BenchResult, type Benchmark } from './harness';
 
 const DESK: CallContext = { source: 'dashboard' };
 
 /**
- * Each of the four operations through the host service (validation, reference checks,
- * record + outbox entry in one transaction), against bare inserts of the same two rows in
+ * Each of the four operations through the desk's bridge (the contract's parse, validation,
+ * reference checks, record + outbox entry + audit entry in one transaction), against bare inserts of the same two rows in
  * one transaction with the same pragmas and the same encryption (the SQLite cipher build,
  * the same key): the limit SQLite itself sets.
  */
@@ -29,16 +32,22 @@ export const localCreate: Benchmark = async ({ quick }) => {
     const photo = await service.uploadPhoto({ content_type: 'image/png', bytes: makePng() });
     const card = await service.create('insurance_cards', { patient_id: patient.id, member_id: 'XGH1', front_photo_object_key: photo.object_key }, DESK);
 
+    // Through the desk's bridge as a click makes them: the contract's parse, the workstation
+    // lock, the handler, the create with its audit entry, the {ok, value} answer.
+    const viaBridge = (method: string, input: unknown) => async () => {
+      const result = await dispatchBridgeCall(host.bridge, method, input);
+      if (!result.ok) throw new Error(`${method}: ${result.error.code}`);
+    };
     const ops = {
-      insurance_card: () => service.create('insurance_cards', { patient_id: patient.id, member_id: 'XGH123456789', group_number: 'G1', front_photo_object_key: photo.object_key }, DESK),
-      extraction: () => service.create('extractions', { insurance_card_id: card.id }, DESK),
-      discovery: () => service.create('electronic_eligibility_discoveries', { insurance_card_id: card.id, source: 'dashboard' }, DESK),
-      check: () =>
-        service.create(
-          'electronic_eligibility_checks',
-          { insurance_card_id: card.id, provider_id: SEED_PROVIDERS[0].id, clearinghouse_entity_id: SEED_CLEARINGHOUSE_ENTITIES[0].id, service_type: 'chiropractic' },
-          DESK,
-        ),
+      insurance_card: viaBridge('cards.create', { patient_id: patient.id, member_id: 'XGH123456789', group_number: 'G1', front_photo_object_key: photo.object_key }),
+      extraction: viaBridge('extractions.create', { insurance_card_id: card.id }),
+      discovery: viaBridge('discoveries.create', { insurance_card_id: card.id }),
+      check: viaBridge('checks.create', {
+        insurance_card_id: card.id,
+        provider_id: SEED_PROVIDERS[0].id,
+        clearinghouse_entity_id: SEED_CLEARINGHOUSE_ENTITIES[0].id,
+        service_type: 'chiropractic',
+      }),
     };
 
     // The raw limit: the same schema, pragmas and encryption (the cipher build, the same
@@ -55,32 +64,34 @@ export const localCreate: Benchmark = async ({ quick }) => {
     const insertExtraction = raw.prepare("INSERT INTO extractions (id, insurance_card_id, status, engine, created_at) VALUES (?, ?, 'pending', 'on_device', ?)");
     const insertDiscovery = raw.prepare("INSERT INTO electronic_eligibility_discoveries (id, insurance_card_id, patient_first_name, patient_last_name, patient_date_of_birth, insurance_card_member_id, source, status, created_at) VALUES (?, ?, 'Bench', 'Mark', '1980-01-01', 'XGH1', 'dashboard', 'pending', ?)");
     const insertCheck = raw.prepare("INSERT INTO electronic_eligibility_checks (id, insurance_card_id, provider_id, clearinghouse_entity_id, provider_npi, patient_first_name, patient_last_name, patient_date_of_birth, insurance_card_member_id, service_type, status, source, created_at) VALUES (?, ?, ?, ?, '1234567893', 'Bench', 'Mark', '1980-01-01', 'XGH1', 'chiropractic', 'pending', 'dashboard', ?)");
-    let n = 0;
+    // Ids shaped as ours (time-ordered ULIDs): others would sort into the middle of the id
+    // indexes and split pages under our own next creates.
+    const ids = createIdGenerator(systemClock);
     const now = () => new Date().toISOString();
     const rawInserts: Record<keyof typeof ops, () => void> = {
       insurance_card: raw.transaction(() => {
-        const id = `ic_raw${n++}`;
+        const id = ids.next('ic');
         const t = now();
         insertCard.run(id, patient.id, photo.object_key, t);
-        outbox.run(`obx_raw${n}`, 'insurance_cards', id, '{"patient_id":"x"}', t, t, t);
+        outbox.run(ids.next('obx'), 'insurance_cards', id, '{"patient_id":"x"}', t, t, t);
       }),
       extraction: raw.transaction(() => {
-        const id = `ext_raw${n++}`;
+        const id = ids.next('ext');
         const t = now();
         insertExtraction.run(id, card.id, t);
-        outbox.run(`obx_raw${n}`, 'extractions', id, '{"insurance_card_id":"x"}', t, t, t);
+        outbox.run(ids.next('obx'), 'extractions', id, '{"insurance_card_id":"x"}', t, t, t);
       }),
       discovery: raw.transaction(() => {
-        const id = `eed_raw${n++}`;
+        const id = ids.next('eed');
         const t = now();
         insertDiscovery.run(id, card.id, t);
-        outbox.run(`obx_raw${n}`, 'electronic_eligibility_discoveries', id, '{"insurance_card_id":"x"}', t, t, t);
+        outbox.run(ids.next('obx'), 'electronic_eligibility_discoveries', id, '{"insurance_card_id":"x"}', t, t, t);
       }),
       check: raw.transaction(() => {
-        const id = `eec_raw${n++}`;
+        const id = ids.next('eec');
         const t = now();
         insertCheck.run(id, card.id, SEED_PROVIDERS[0].id, SEED_CLEARINGHOUSE_ENTITIES[0].id, t);
-        outbox.run(`obx_raw${n}`, 'electronic_eligibility_checks', id, '{"insurance_card_id":"x"}', t, t, t);
+        outbox.run(ids.next('obx'), 'electronic_eligibility_checks', id, '{"insurance_card_id":"x"}', t, t, t);
       }),
     };
 

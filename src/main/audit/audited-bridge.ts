@@ -7,20 +7,16 @@ interface AuditRule {
   recordId(input: unknown, output: unknown): string;
 }
 
-const createdId: AuditRule = { action: 'create', recordId: (_input, output) => (output as { id: string }).id };
 const viewedId: AuditRule = { action: 'view', recordId: (input) => (input as { id: string }).id };
 
 /**
  * Which desk calls leave an audit entry. Opening one record is a view; lists and searches
  * are not (they refresh every few seconds and would bury the views that matter), and a
- * record opened from a list is audited when it is opened.
+ * record opened from a list is audited when it is opened. Creates are not here: the desk
+ * creates through `withAuditedCreates`, which writes the entry in the create's own
+ * transaction.
  */
 export const AUDIT_RULES: Partial<Record<BridgeMethod, AuditRule>> = {
-  'patients.create': createdId,
-  'cards.create': createdId,
-  'extractions.create': createdId,
-  'discoveries.create': createdId,
-  'checks.create': createdId,
   'photos.upload': { action: 'create', recordId: (_input, output) => (output as { object_key: string }).object_key },
 
   'patients.get': viewedId,

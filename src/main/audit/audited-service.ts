@@ -5,16 +5,16 @@ import type { AuditLog } from './audit-log';
 const REFERENCE: ReadonlySet<Collection> = new Set(['providers', 'clearinghouse_entities']);
 
 /**
- * The host's service as the local API serves it, with the audit trail the desk's bridge
- * has: every create, every record read, every photo. Unlike the desk (whose screens refresh
- * lists every few seconds), each record a scanner lists is audited as viewed: a list is how
- * an integration would read patients in bulk.
+ * The service with every create audited inside the create's own transaction: the entry
+ * commits with the record (a record never exists without its entry, nor an entry without
+ * its record), and creates that arrive together share one durable commit instead of paying
+ * a second fsync each. The desk's bridge creates through this; the local API through
+ * `withAuditedService`, which adds reads.
  */
-export function withAuditedService(service: V1Service, audit: AuditLog): V1Service {
+export function withAuditedCreates(service: V1Service, audit: AuditLog): V1Service {
   return {
+    ...service,
     async create(collection, input, context) {
-      // Inside the create's own transaction: the entry commits with the record, and a burst
-      // of creates shares one durable commit instead of paying a second fsync each.
       let audited = false;
       const created = await service.create(collection, input, {
         ...context,
@@ -28,6 +28,18 @@ export function withAuditedService(service: V1Service, audit: AuditLog): V1Servi
       if (!audited) audit.append('create', created.id);
       return created;
     },
+  };
+}
+
+/**
+ * The host's service as the local API serves it, with the audit trail the desk's bridge
+ * has: every create, every record read, every photo. Unlike the desk (whose screens refresh
+ * lists every few seconds), each record a scanner lists is audited as viewed: a list is how
+ * an integration would read patients in bulk.
+ */
+export function withAuditedService(service: V1Service, audit: AuditLog): V1Service {
+  return {
+    create: withAuditedCreates(service, audit).create,
     async get(collection, id) {
       const record = await service.get(collection, id);
       if (!REFERENCE.has(collection)) audit.append('view', record.id);

@@ -26,7 +26,7 @@ import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
 import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-log';
 import { withAuditTrail } from '../audit/audited-bridge';
-import { withAuditedService } from '../audit/audited-service';
+import { withAuditedCreates, withAuditedService } from '../audit/audited-service';
 import { databaseFileState } from '../db/database-cipher';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { systemClock, type Clock } from '../support/clock';
@@ -260,7 +260,8 @@ export function createHost(options: HostOptions): Host {
     syncHandlers({ db, clock, sync }),
     practiceHandlers({ db, pull }),
     settingsHandlers({ settings, sync, hotFolder }),
-    recordHandlers({ service, defaultServiceType: () => settings.read().default_service_type }),
+    // The desk's creates leave their audit entry in their own transaction (audited-service.ts).
+    recordHandlers({ service: withAuditedCreates(service, audit), defaultServiceType: () => settings.read().default_service_type }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi }),
     extractionHandlers({ service, engine: extraction }),

@@ -74,6 +74,22 @@ describe('audit log', () => {
     expect(rows()).toEqual([]);
   });
 
+  it('stores a desk create and its entry together or not at all: a create whose entry cannot be written stores nothing', async () => {
+    const patients = () => fx.host.database.sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number };
+    const queued = () => fx.host.database.sqlite.prepare('SELECT count(*) AS n FROM outbox').get() as { n: number };
+    // The log refuses this one append (as a full disk would): the record must not stay behind unrecorded.
+    fx.host.database.sqlite.exec("CREATE TEMP TRIGGER audit_refused BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit refused'); END;");
+    const refused = await call('patients.create', CANARY_PATIENT);
+    expect(refused.ok).toBe(false);
+    expect(patients().n).toBe(0);
+    expect(queued().n).toBe(0);
+    expect(rows()).toEqual([]);
+    fx.host.database.sqlite.exec('DROP TRIGGER audit_refused');
+    const patient = await ok('patients.create', CANARY_PATIENT);
+    expect(brief(rows())).toEqual([['create', patient.id]]);
+    expect(patients().n).toBe(1);
+  });
+
   it('takes print and export entries from the UI, for record ids only', async () => {
     const patient = await ok('patients.create', CANARY_PATIENT);
     const printed = await ok('audit.record', { action: 'print', record_id: patient.id });
