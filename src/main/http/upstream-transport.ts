@@ -8,10 +8,22 @@ export interface UpstreamAnswer {
   body: Buffer;
 }
 
-/** Why no whole answer came: nothing answered in time, or the answer broke off. */
+/**
+ * The most an answer may hold: a photo (10 MiB) or a page of records with room to spare. An
+ * upstream sending more is broken or hostile, and the desk does not buffer it.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+const STAGE_MESSAGES = {
+  request: 'The upstream service could not be reached.',
+  response: 'The upstream service stopped answering mid-response.',
+  too_large: `The upstream service answered with more than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; nothing of it was kept.`,
+} as const;
+
+/** Why no whole answer came: nothing answered in time, the answer broke off, or it was too large. */
 export class UpstreamTransportError extends Error {
-  constructor(readonly stage: 'request' | 'response') {
-    super(stage === 'request' ? 'The upstream service could not be reached.' : 'The upstream service stopped answering mid-response.');
+  constructor(readonly stage: keyof typeof STAGE_MESSAGES) {
+    super(STAGE_MESSAGES[stage]);
     this.name = 'UpstreamTransportError';
   }
 }
@@ -33,7 +45,7 @@ export type UpstreamTransport = (request: UpstreamRequest) => Promise<UpstreamAn
  * signals and header lists. Redirects are not followed (a POST must not turn into a GET on
  * the way); `timeoutMs` bounds each request from sending to its body's last byte.
  */
-export function createUpstreamTransport(baseUrl: string, timeoutMs: number): UpstreamTransport {
+export function createUpstreamTransport(baseUrl: string, timeoutMs: number, maxAnswerBytes = MAX_ANSWER_BYTES): UpstreamTransport {
   let base: URL;
   try {
     base = new URL(baseUrl);
@@ -50,11 +62,11 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number): Ups
     new Promise<UpstreamAnswer>((resolve, reject) => {
       let answered = false;
       let settled = false;
-      const fail = () => {
+      const fail = (stage: UpstreamTransportError['stage'] = answered ? 'response' : 'request') => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        reject(new UpstreamTransportError(answered ? 'response' : 'request'));
+        reject(new UpstreamTransportError(stage));
       };
       const request = client.request(
         {
@@ -69,8 +81,14 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number): Ups
         (response) => {
           answered = true;
           const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', fail);
+          let received = 0;
+          response.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received <= maxAnswerBytes) return void chunks.push(chunk);
+            fail('too_large');
+            request.destroy();
+          });
+          response.on('error', () => fail());
           response.on('end', () => {
             // A connection that closed before the declared length is a broken answer, not a short one.
             if (settled || !response.complete) return fail();
@@ -88,9 +106,9 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number): Ups
         },
       );
       const timer = setTimeout(() => request.destroy(), timeoutMs);
-      request.on('error', fail);
+      request.on('error', () => fail());
       // Destroyed by the timer, or closed before the answer ended: not every such close emits 'error'.
-      request.on('close', () => setImmediate(fail));
+      request.on('close', () => setImmediate(() => fail()));
       request.end(body);
     });
 }

@@ -41,6 +41,9 @@ export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
     try {
       answer = await send({ method, path, headers, body: init.body });
     } catch (error) {
+      if (error instanceof UpstreamTransportError && error.stage === 'too_large') {
+        throw new ServiceError('upstream_invalid_response', error.message, undefined, { status: 502 });
+      }
       // No whole answer (refused, reset, timed out, cut off mid-body): as good as none.
       const message = error instanceof UpstreamTransportError ? error.message : 'The upstream service could not be reached.';
       throw new ServiceError(UPSTREAM_UNREACHABLE, message, undefined, { status: 0 });

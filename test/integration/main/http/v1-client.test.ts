@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIdempotencyStore } from '@src/main/http/idempotency-store';
 import { listen, type Listening } from '@src/main/http/listen';
+import { MAX_ANSWER_BYTES } from '@src/main/http/upstream-transport';
 import { createHttpV1Client, parseRetryAfter } from '@src/main/http/v1-client';
 import { createV1App } from '@src/main/http/v1-app';
 import type { V1Service } from '@src/shared/contract';
@@ -161,6 +162,27 @@ describe('the upstream HTTP client against an upstream that misbehaves', () => {
     });
     const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret', timeoutMs: 150 });
     expect(await failure(() => client.list('patients'))).toMatchObject({ status: 0, code: 'upstream_unreachable' });
+  });
+
+  it('stops reading an answer larger than any the contract has, and keeps nothing of it', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      // One MiB past the limit, sent as the socket drains.
+      let left = MAX_ANSWER_BYTES / chunk.length + 1;
+      const more = () => {
+        while (left > 0) {
+          left--;
+          if (!response.write(chunk)) return void response.once('drain', more);
+        }
+        response.end();
+      };
+      more();
+    });
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
+    const error = await failure(() => client.list('patients'));
+    expect(error).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
+    expect(error.message).toMatch(/more than 32 MiB/);
   });
 
   it('calls a whole answer that is not JSON an invalid response, not a lost one', async () => {
