@@ -191,7 +191,8 @@ export const idempotency_keys = sqliteTable('idempotency_keys', {
   response_body: text('response_body'),
   created_at: text('created_at').notNull(),
   completed_at: text('completed_at'),
-}, (t) => [primaryKey({ columns: [t.scope, t.key] })]);
+  // The once-a-minute purge of expired keys reads this index, not the whole table, inside a create's transaction.
+}, (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_keys_created_at').on(t.created_at)]);
 
 /** Small key-value settings (upstream URL, default provider, …); secrets are not stored here. */
 export const settings = sqliteTable('settings', {
