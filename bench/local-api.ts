@@ -48,7 +48,7 @@ async function startBareServer(dir: string, answer: string, work?: () => void): 
 }
 
 /**
- * The second raw limit: the same patient row and outbox entry a create writes, inserted by
+ * The second raw limit: the same patient row, outbox entry and audit entry a create writes, inserted by
  * bare better-sqlite3 in one transaction into the host's database (same pragmas, the
  * cipher build with the same key): what any create must pay for a durable write. Its ids
  * are made as ours are (time-ordered ULIDs): ids of another shape would land in the middle
@@ -65,11 +65,13 @@ function bareInsert(file: string, key: Buffer): { insert(): void; close(): void 
   const outbox = db.prepare(
     "INSERT INTO outbox (id, collection, record_id, payload, depends_on, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, 'patients', ?, ?, '[]', 'queued', 0, ?, ?, ?)",
   );
+  const audit = db.prepare("INSERT INTO audit_log (at, actor, action, record_id) VALUES (?, 'bench (local API)', 'create', ?)");
   const insert = db.transaction(() => {
     const id = ids.next('pat');
     const t = new Date().toISOString();
     patient.run(id, t);
     outbox.run(ids.next('obx'), id, PATIENT, t, t, t);
+    audit.run(t, id);
   });
   return { insert: () => insert(), close: () => db.close() };
 }

@@ -16,7 +16,7 @@ const DESK: CallContext = { source: 'dashboard' };
 
 /**
  * Each of the four operations through the desk's bridge (the contract's parse, validation,
- * reference checks, record + outbox entry + audit entry in one transaction), against bare inserts of the same two rows in
+ * reference checks, record + outbox entry + audit entry in one transaction), against bare inserts of the same three rows in
  * one transaction with the same pragmas and the same encryption (the SQLite cipher build,
  * the same key): the limit SQLite itself sets.
  */
@@ -60,6 +60,7 @@ export const localCreate: Benchmark = async ({ quick }) => {
     const outbox = raw.prepare(
       "INSERT INTO outbox (id, collection, record_id, payload, depends_on, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, '[]', 'queued', 0, ?, ?, ?)",
     );
+    const audit = raw.prepare("INSERT INTO audit_log (at, actor, action, record_id) VALUES (?, 'bench', 'create', ?)");
     const insertCard = raw.prepare("INSERT INTO insurance_cards (id, patient_id, source, member_id, group_number, front_photo_object_key, insurance_carrier_ids, created_at) VALUES (?, ?, 'dashboard', 'XGH123456789', 'G1', ?, '[]', ?)");
     const insertExtraction = raw.prepare("INSERT INTO extractions (id, insurance_card_id, status, engine, created_at) VALUES (?, ?, 'pending', 'on_device', ?)");
     const insertDiscovery = raw.prepare("INSERT INTO electronic_eligibility_discoveries (id, insurance_card_id, patient_first_name, patient_last_name, patient_date_of_birth, insurance_card_member_id, source, status, created_at) VALUES (?, ?, 'Bench', 'Mark', '1980-01-01', 'XGH1', 'dashboard', 'pending', ?)");
@@ -74,24 +75,28 @@ export const localCreate: Benchmark = async ({ quick }) => {
         const t = now();
         insertCard.run(id, patient.id, photo.object_key, t);
         outbox.run(ids.next('obx'), 'insurance_cards', id, '{"patient_id":"x"}', t, t, t);
+        audit.run(t, id);
       }),
       extraction: raw.transaction(() => {
         const id = ids.next('ext');
         const t = now();
         insertExtraction.run(id, card.id, t);
         outbox.run(ids.next('obx'), 'extractions', id, '{"insurance_card_id":"x"}', t, t, t);
+        audit.run(t, id);
       }),
       discovery: raw.transaction(() => {
         const id = ids.next('eed');
         const t = now();
         insertDiscovery.run(id, card.id, t);
         outbox.run(ids.next('obx'), 'electronic_eligibility_discoveries', id, '{"insurance_card_id":"x"}', t, t, t);
+        audit.run(t, id);
       }),
       check: raw.transaction(() => {
         const id = ids.next('eec');
         const t = now();
         insertCheck.run(id, card.id, SEED_PROVIDERS[0].id, SEED_CLEARINGHOUSE_ENTITIES[0].id, t);
         outbox.run(ids.next('obx'), 'electronic_eligibility_checks', id, '{"insurance_card_id":"x"}', t, t, t);
+        audit.run(t, id);
       }),
     };
 

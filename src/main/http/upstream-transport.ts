@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 /** A whole answer: its status, its headers and its body, read to the end. */
 export interface UpstreamAnswer {
@@ -13,6 +14,9 @@ export interface UpstreamAnswer {
  * upstream sending more is broken or hostile, and the desk does not buffer it.
  */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+/** How long a kept-alive connection may sit idle (fetch's own default). */
+const IDLE_CONNECTION_MS = 4_000;
 
 const STAGE_MESSAGES = {
   request: 'The upstream service could not be reached.',
@@ -43,7 +47,8 @@ export type UpstreamTransport = (request: UpstreamRequest) => Promise<UpstreamAn
  * keeping connections alive between requests. Not fetch: the sync worker sends thousands
  * of small requests, and fetch spent about a third of its thread on web streams, abort
  * signals and header lists. Redirects are not followed (a POST must not turn into a GET on
- * the way); `timeoutMs` bounds each request from sending to its body's last byte.
+ * the way, nor patient data go to an address nobody entered); `timeoutMs` bounds each
+ * request, a retry on a fresh connection included, from sending to its body's last byte.
  */
 export function createUpstreamTransport(baseUrl: string, timeoutMs: number, maxAnswerBytes = MAX_ANSWER_BYTES): UpstreamTransport {
   let base: URL;
@@ -54,61 +59,84 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number, maxA
     return () => Promise.reject(new UpstreamTransportError('request'));
   }
   const client = base.protocol === 'https:' ? https : http;
-  // Idle connections are unreferenced by the agent: they never keep the process alive.
-  const agent = new client.Agent({ keepAlive: true });
+  // urlToHttpOptions unwraps an IPv6 host ("[::1]" is not a name to look up).
+  const { protocol, hostname, port } = urlToHttpOptions(base);
+  // Idle connections are unreferenced (they never keep the process alive) and closed after
+  // a few seconds, before servers that do not announce their own idle limit drop them.
+  const agent = new client.Agent({ keepAlive: true, timeout: IDLE_CONNECTION_MS });
   const basePath = base.pathname.replace(/\/+$/, '');
 
   return ({ method, path, headers, body }) =>
     new Promise<UpstreamAnswer>((resolve, reject) => {
-      let answered = false;
       let settled = false;
-      const fail = (stage: UpstreamTransportError['stage'] = answered ? 'response' : 'request') => {
+      let timedOut = false;
+      let current: http.ClientRequest | undefined;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        current?.destroy();
+      }, timeoutMs);
+      const settle = (outcome: () => void) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        reject(new UpstreamTransportError(stage));
+        outcome();
       };
-      const request = client.request(
-        {
-          protocol: base.protocol,
-          hostname: base.hostname,
-          port: base.port,
-          path: `${basePath}${path}`,
-          method,
-          agent,
-          headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-        },
-        (response) => {
-          answered = true;
-          const chunks: Buffer[] = [];
-          let received = 0;
-          response.on('data', (chunk: Buffer) => {
-            received += chunk.length;
-            if (received <= maxAnswerBytes) return void chunks.push(chunk);
-            fail('too_large');
-            request.destroy();
-          });
-          response.on('error', () => fail());
-          response.on('end', () => {
-            // A connection that closed before the declared length is a broken answer, not a short one.
-            if (settled || !response.complete) return fail();
-            settled = true;
-            clearTimeout(timer);
-            resolve({
-              status: response.statusCode ?? 0,
-              header: (name) => {
-                const value = response.headers[name.toLowerCase()];
-                return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-              },
-              body: Buffer.concat(chunks),
+
+      const send = (mayRetry: boolean) => {
+        let answered = false;
+        let retried = false;
+        const fail = (stage: UpstreamTransportError['stage'] = answered ? 'response' : 'request') => {
+          if (settled || retried) return;
+          // A kept-alive connection the server closed while it sat idle fails on reuse before
+          // any answer: sent again once on a fresh connection (creates carry their key).
+          if (stage === 'request' && mayRetry && !timedOut && request.reusedSocket) {
+            retried = true;
+            return send(false);
+          }
+          settle(() => reject(new UpstreamTransportError(stage)));
+        };
+        const request = client.request(
+          {
+            protocol,
+            hostname,
+            port,
+            path: `${basePath}${path}`,
+            method,
+            agent,
+            headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+          },
+          (response) => {
+            answered = true;
+            const chunks: Buffer[] = [];
+            let received = 0;
+            response.on('data', (chunk: Buffer) => {
+              received += chunk.length;
+              if (received <= maxAnswerBytes) return void chunks.push(chunk);
+              fail('too_large');
+              request.destroy();
             });
-          });
-        },
-      );
-      const timer = setTimeout(() => request.destroy(), timeoutMs);
-      request.on('error', () => fail());
-      // Destroyed by the timer, or closed before the answer ended: not every such close emits 'error'.
-      request.on('close', () => setImmediate(() => fail()));
-      request.end(body);
+            // A connection that closes before the declared length ends the answer with an error.
+            response.on('error', () => fail());
+            response.on('end', () =>
+              settle(() =>
+                resolve({
+                  status: response.statusCode ?? 0,
+                  header: (name) => {
+                    const value = response.headers[name.toLowerCase()];
+                    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+                  },
+                  body: Buffer.concat(chunks),
+                }),
+              ),
+            );
+          },
+        );
+        current = request;
+        request.on('error', () => fail());
+        // Destroyed by the timer, or closed before the answer ended: not every such close emits 'error'.
+        request.on('close', () => setImmediate(() => fail()));
+        request.end(body);
+      };
+      send(true);
     });
 }

@@ -22,6 +22,9 @@ export interface HttpV1ClientOptions {
   timeoutMs?: number;
 }
 
+/** A 3xx: the service moved, or a proxy stands in front of it; the address needs changing. */
+export const UPSTREAM_REDIRECTED = 'upstream_redirected';
+
 /** Network failures, resets and time-outs: the request may or may not have arrived. */
 export const UPSTREAM_UNREACHABLE = 'upstream_unreachable';
 
@@ -54,7 +57,7 @@ export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
 
   function json<T>(answer: UpstreamAnswer, parse: (value: unknown) => T): T {
     try {
-      return parse(JSON.parse(answer.body.toString('utf8')));
+      return parse(parseBody(answer.body));
     } catch {
       throw new ServiceError('upstream_invalid_response', 'The upstream service answered with a record Coverdesk does not understand.', undefined, {
         status: 502,
@@ -104,6 +107,16 @@ export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
 
 function upstreamError(answer: UpstreamAnswer): ServiceError {
   const retryAfterSeconds = parseRetryAfter(answer.header('retry-after'));
+  if (answer.status >= 300 && answer.status < 400) {
+    // Not followed: patient data goes only to the address someone entered in Settings.
+    const to = answer.header('location');
+    return new ServiceError(
+      UPSTREAM_REDIRECTED,
+      `The upstream service answered with a redirect (HTTP ${answer.status}${to ? ` to ${to}` : ''}). Coverdesk does not follow redirects: enter the service's current address in Settings; everything waiting is sent then.`,
+      undefined,
+      { status: answer.status },
+    );
+  }
   const envelope = ErrorEnvelope.safeParse(parseOrNull(answer.body));
   if (envelope.success) return ServiceError.fromBody(envelope.data.error, answer.status, retryAfterSeconds);
   return new ServiceError('upstream_error', `The upstream service answered ${answer.status}.`, undefined, {
@@ -112,9 +125,15 @@ function upstreamError(answer: UpstreamAnswer): ServiceError {
   });
 }
 
+/** JSON from UTF-8 bytes; a byte-order mark in front is allowed, as fetch's `json()` allowed it. */
+function parseBody(body: Buffer): unknown {
+  const text = body.toString('utf8');
+  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+}
+
 function parseOrNull(body: Buffer): unknown {
   try {
-    return JSON.parse(body.toString('utf8'));
+    return parseBody(body);
   } catch {
     return null;
   }

@@ -5,7 +5,9 @@ import { SYNC_MESSAGES } from './sync-messages';
 /**
  * What a failed upstream call means for the queue:
  * - `unreachable`: no answer at all (network, reset, time-out); retry, and go offline.
- * - `transient`: the upstream answered but may succeed later (408, 409 in progress, 429, 5xx).
+ * - `transient`: the upstream answered but may succeed later (408, 409 in progress, 429, 5xx),
+ *   or redirected (3xx): the entry is fine, the address is not; it waits, with the redirect
+ *   as its reason, until the address is changed.
  * - `auth`: 401/403; nothing is wrong with the entry, the credentials are. Pause everything.
  * - `permanent`: any other 4xx; the upstream will refuse this request every time.
  */
@@ -31,7 +33,7 @@ export function classifyFailure(failure: unknown): ClassifiedFailure {
   const retryAfterSeconds = failure.retryAfterSeconds;
   if (status === 0) return { kind: 'unreachable', error, retryAfterSeconds };
   if (status === 401 || status === 403) return { kind: 'auth', error };
-  if (status >= 500 || TRANSIENT_4XX.has(status) || failure.code === 'idempotency_request_in_progress') {
+  if (status >= 500 || (status >= 300 && status < 400) || TRANSIENT_4XX.has(status) || failure.code === 'idempotency_request_in_progress') {
     return { kind: 'transient', error, retryAfterSeconds };
   }
   return { kind: 'permanent', error };

@@ -6,6 +6,7 @@ import type { AuditEntry } from '@src/shared/bridge/security-contract';
 import { CANARY_MEMBER_ID, CANARY_PATIENT, CANARY_STRINGS } from '@test/support/canary-phi';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { makePng } from '@test/support/images';
+import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 
 let fx: HostFixture;
 beforeEach(() => {
@@ -72,6 +73,21 @@ describe('audit log', () => {
     expect((await call('patients.create', { first_name: CANARY_PATIENT.first_name })).ok).toBe(false);
     expect((await call('patients.get', { id: 'pat_01JD0000000000000000000000' })).ok).toBe(false);
     expect(rows()).toEqual([]);
+  });
+
+  it('leaves exactly one create entry for each kind of record the desk creates', async () => {
+    const patient = await ok('patients.create', CANARY_PATIENT);
+    const card = await ok('cards.create', { patient_id: patient.id, member_id: CANARY_MEMBER_ID });
+    const extraction = await ok('extractions.create', { insurance_card_id: card.id });
+    const discovery = await ok('discoveries.create', { insurance_card_id: card.id });
+    const check = await ok('checks.create', {
+      insurance_card_id: card.id,
+      provider_id: SEED_PROVIDERS[0].id,
+      clearinghouse_entity_id: SEED_CLEARINGHOUSE_ENTITIES[0].id,
+      service_type: 'chiropractic',
+    });
+    const creates = brief(rows()).filter(([action]) => action === 'create');
+    expect(creates).toEqual([patient.id, card.id, extraction.id, discovery.id, check.id].map((id) => ['create', id]));
   });
 
   it('stores a desk create and its entry together or not at all: a create whose entry cannot be written stores nothing', async () => {

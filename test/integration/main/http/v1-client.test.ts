@@ -94,17 +94,20 @@ describe('the upstream HTTP client', () => {
 });
 
 /** A raw node:http server on loopback answering as `answer` says: an upstream that misbehaves. */
-async function rawServer(answer: (request: http.IncomingMessage, response: http.ServerResponse) => void): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
+async function rawServer(
+  answer: (request: http.IncomingMessage, response: http.ServerResponse) => void,
+  host = '127.0.0.1',
+): Promise<{ url: string; seen: string[]; close(): Promise<void> }> {
   const seen: string[] = [];
   const server = http.createServer((request, response) => {
     seen.push(`${request.method} ${request.url}`);
     request.resume();
     request.on('end', () => answer(request, response));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
     seen,
     close: () =>
       new Promise<void>((resolve) => {
@@ -121,15 +124,58 @@ describe('the upstream HTTP client against an upstream that misbehaves', () => {
     raw = undefined;
   });
 
-  it('does not follow a redirect: a POST never turns into a GET somewhere else', async () => {
+  it('does not follow a redirect: a POST never turns into a GET somewhere else, and the error says where it pointed', async () => {
     raw = await rawServer((_request, response) => {
-      response.writeHead(307, { Location: '/elsewhere' });
+      response.writeHead(307, { Location: 'https://elsewhere.example/v1/patients' });
       response.end();
     });
     const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
     const error = await failure(() => client.create('patients', { first_name: 'A', last_name: 'B', date_of_birth: '1980-01-01' }, { source: 'api' }));
-    expect(error).toMatchObject({ status: 307, code: 'upstream_error' });
+    expect(error).toMatchObject({ status: 307, code: 'upstream_redirected' });
+    expect(error.message).toMatch(/redirect \(HTTP 307 to https:\/\/elsewhere\.example\/v1\/patients\).*Settings/);
     expect(raw.seen).toEqual(['POST /v1/patients']);
+  });
+
+  it('reaches an upstream by an IPv6 address', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end('{"id":"prv_1"}');
+    }, '::1');
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
+    const error = await client.get('providers', 'prv_1').then(() => null, (e: unknown) => e as ServiceError);
+    // The record may not parse; what matters is that the request arrived.
+    expect(error?.code).not.toBe('upstream_unreachable');
+    expect(raw.seen).toEqual(['GET /v1/providers/prv_1']);
+  });
+
+  it('sends again, once, on a fresh connection when a kept-alive one turns out closed before any answer', async () => {
+    let onFirstSocket = 0;
+    let firstSocket: unknown;
+    raw = await rawServer((request, response) => {
+      firstSocket ??= request.socket;
+      if (request.socket === firstSocket && ++onFirstSocket === 2) {
+        // As a server that dropped the idle connection just as the next request was sent.
+        request.socket.destroy();
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ data: [], next_cursor: null }));
+    });
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
+    await client.list('patients').catch(() => undefined);
+    await client.list('patients').catch((e: unknown) => {
+      expect((e as ServiceError).code).not.toBe('upstream_unreachable');
+    });
+    expect(raw.seen).toEqual(['GET /v1/patients', 'GET /v1/patients', 'GET /v1/patients']);
+  });
+
+  it('reads JSON that starts with a byte-order mark', async () => {
+    raw = await rawServer((_request, response) => {
+      response.writeHead(503, { 'Content-Type': 'application/json' });
+      response.end(`\uFEFF${JSON.stringify({ error: { type: 'api_error', code: 'service_unavailable', message: 'Down.' } })}`);
+    });
+    const client = createHttpV1Client({ baseUrl: raw.url, apiKey: 'secret' });
+    expect(await failure(() => client.list('patients'))).toMatchObject({ status: 503, code: 'service_unavailable' });
   });
 
   it('keeps the base URL’s own path in front of every route', async () => {
@@ -165,11 +211,13 @@ describe('the upstream HTTP client against an upstream that misbehaves', () => {
   });
 
   it('stops reading an answer larger than any the contract has, and keeps nothing of it', async () => {
+    let sentWhole = false;
     raw = await rawServer((_request, response) => {
+      response.on('finish', () => (sentWhole = true));
       response.writeHead(200, { 'Content-Type': 'application/json' });
       const chunk = Buffer.alloc(1024 * 1024, 0x20);
-      // One MiB past the limit, sent as the socket drains.
-      let left = MAX_ANSWER_BYTES / chunk.length + 1;
+      // Twice the limit, sent as the socket drains: more than any socket buffer holds.
+      let left = (2 * MAX_ANSWER_BYTES) / chunk.length;
       const more = () => {
         while (left > 0) {
           left--;
@@ -183,6 +231,9 @@ describe('the upstream HTTP client against an upstream that misbehaves', () => {
     const error = await failure(() => client.list('patients'));
     expect(error).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
     expect(error.message).toMatch(/more than 32 MiB/);
+    // The connection was cut while the server was still sending: the answer was never read whole.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sentWhole).toBe(false);
   });
 
   it('calls a whole answer that is not JSON an invalid response, not a lost one', async () => {

@@ -18,6 +18,10 @@ describe('what a failed upstream call means for the queue', () => {
     expect(classifyFailure(answered(409, 'idempotency_key_reused')).kind).toBe('permanent');
   });
 
+  it.each([301, 302, 307, 308])('%i waits and retries: the entry is fine, the address is not (never failed for it)', (status) => {
+    expect(classifyFailure(answered(status, 'upstream_redirected')).kind).toBe('transient');
+  });
+
   it.each([401, 403])('%i pauses (the credentials are wrong, not the entry)', (status) => {
     expect(classifyFailure(answered(status)).kind).toBe('auth');
   });
