@@ -33,7 +33,10 @@ describe('results flow back', () => {
     const extraction = await bridge['extractions.create']({ insurance_card_id: rejected.card.id });
 
     // The rejected and failed checks end first; the long-pending one stays pending locally meanwhile.
-    await waitFor('the quick results', async () => (await bridge['checks.get']({ id: chError.check.id })).status === 'failure');
+    // The two quick ones are polled independently: either may come back first.
+    await waitFor('the quick results', async () =>
+      (await Promise.all([rejected, chError].map(({ check }) => bridge['checks.get']({ id: check.id })))).every((c) => c.status === 'failure'),
+    );
     const aaa = await bridge['checks.get']({ id: rejected.check.id });
     expect(aaa).toMatchObject({ status: 'failure', failure_reason: 'clearinghouse_entity_error', sync: { state: 'synced' } });
     expect(aaa.finished_at).toBeDefined();
