@@ -137,6 +137,11 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number, maxA
         request.on('close', () => setImmediate(() => fail()));
         request.end(body);
       };
-      send(true);
+      try {
+        send(true);
+      } catch {
+        // Refused before anything was sent (a header with characters HTTP cannot carry).
+        settle(() => reject(new UpstreamTransportError('request')));
+      }
     });
 }

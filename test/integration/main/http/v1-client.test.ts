@@ -245,8 +245,12 @@ describe('the upstream HTTP client against an upstream that misbehaves', () => {
     expect(await failure(() => client.get('patients', 'pat_1'))).toMatchObject({ status: 502, code: 'upstream_invalid_response' });
   });
 
-  it('treats an address that is not a URL as unreachable, and a 5xx without an envelope by its status', async () => {
+  it('treats an address that is not a URL, or a key HTTP cannot carry, as unreachable, and a 5xx without an envelope by its status', async () => {
     expect(await failure(() => createHttpV1Client({ baseUrl: 'not a url', apiKey: 'k' }).list('patients'))).toMatchObject({ status: 0, code: 'upstream_unreachable' });
+    expect(await failure(() => createHttpV1Client({ baseUrl: 'http://127.0.0.1:9', apiKey: 'line\nbreak' }).list('patients'))).toMatchObject({
+      status: 0,
+      code: 'upstream_unreachable',
+    });
     raw = await rawServer((_request, response) => {
       response.writeHead(502, { 'Retry-After': '3' });
       response.end('Bad gateway');
