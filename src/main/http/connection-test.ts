@@ -1,10 +1,10 @@
 import { ListPage, Provider, toTimestamp } from '../../shared/contract';
 import type { ConnectionTest } from '../../shared/bridge/desk-contract';
 import type { Clock } from '../support/clock';
+import { createUpstreamTransport, type UpstreamAnswer } from './upstream-transport';
 
 export interface ConnectionTestDeps {
   clock: Clock;
-  fetch?: typeof fetch;
   /** A desk waits for this answer after pressing Save: short, unlike sync's 15 s. */
   timeoutMs?: number;
 }
@@ -21,13 +21,12 @@ export interface ConnectionTarget {
 const PROBE_PATH = '/v1/providers?limit=1';
 
 /**
- * Tries the eligibility service the way sync will talk to it (the same bearer key, a
- * read of one provider) and says which of the cases a desk must tell apart it is. A list
+ * Tries the eligibility service the way sync will talk to it (the same transport, the same
+ * bearer key, a read of one provider, no redirect followed) and says which of the cases a desk must tell apart it is. A list
  * that is not the /v1 list shape is `not_compatible`, whatever its status: a web server,
  * a proxy's login page or a different API answer too, and none of them is an outage.
  */
 export async function testConnection(deps: ConnectionTestDeps, target: ConnectionTarget): Promise<ConnectionTest> {
-  const doFetch = deps.fetch ?? fetch;
   const base = target.baseUrl.replace(/\/+$/, '');
   const where = target.mode === 'sandbox' ? 'The sandbox' : `The service at ${target.shownUrl ?? base}`;
   const result = (state: ConnectionTest['state'], httpStatus: number | null, message: string): ConnectionTest => ({
@@ -39,13 +38,10 @@ export async function testConnection(deps: ConnectionTestDeps, target: Connectio
     tested_at: toTimestamp(deps.clock.now()),
   });
 
-  let response: Response;
+  let response: UpstreamAnswer;
   try {
-    response = await doFetch(`${base}${PROBE_PATH}`, {
-      headers: { Authorization: `Bearer ${target.apiKey}`, Accept: 'application/json' },
-      signal: AbortSignal.timeout(deps.timeoutMs ?? 5_000),
-      redirect: 'manual',
-    });
+    const send = createUpstreamTransport(base, deps.timeoutMs ?? 5_000);
+    response = await send({ method: 'GET', path: PROBE_PATH, headers: { Authorization: `Bearer ${target.apiKey}`, Accept: 'application/json' } });
   } catch {
     return result(
       'unreachable',
@@ -56,14 +52,14 @@ export async function testConnection(deps: ConnectionTestDeps, target: Connectio
   const status = response.status;
   let body: unknown;
   try {
-    body = await response.json();
+    body = response.json();
   } catch {
     body = undefined;
   }
   if (status === 401 || status === 403) {
     return result('wrong_key', status, `${where} refused the API key (HTTP ${status}). Check the key with whoever runs the service, then save it again.`);
   }
-  if (response.ok && ListPage(Provider).safeParse(body).success) {
+  if (status >= 200 && status < 300 && ListPage(Provider).safeParse(body).success) {
     return result('connected', status, `${where} answered and accepted the API key.`);
   }
   if ((status === 429 || status >= 500) && isErrorEnvelope(body)) {

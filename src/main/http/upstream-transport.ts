@@ -7,6 +7,8 @@ export interface UpstreamAnswer {
   status: number;
   header(name: string): string | null;
   body: Buffer;
+  /** The body as JSON (UTF-8; a byte-order mark in front allowed, as fetch's `json()` allowed it); throws if it is not. */
+  json(): unknown;
 }
 
 /**
@@ -117,7 +119,8 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number, maxA
             });
             // A connection that closes before the declared length ends the answer with an error.
             response.on('error', () => fail());
-            response.on('end', () =>
+            response.on('end', () => {
+              const whole = Buffer.concat(chunks);
               settle(() =>
                 resolve({
                   status: response.statusCode ?? 0,
@@ -125,10 +128,14 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number, maxA
                     const value = response.headers[name.toLowerCase()];
                     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
                   },
-                  body: Buffer.concat(chunks),
+                  body: whole,
+                  json: () => {
+                    const text = whole.toString('utf8');
+                    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+                  },
                 }),
-              ),
-            );
+              );
+            });
           },
         );
         current = request;

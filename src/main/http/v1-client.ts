@@ -57,7 +57,7 @@ export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
 
   function json<T>(answer: UpstreamAnswer, parse: (value: unknown) => T): T {
     try {
-      return parse(parseBody(answer.body));
+      return parse(answer.json());
     } catch {
       throw new ServiceError('upstream_invalid_response', 'The upstream service answered with a record Coverdesk does not understand.', undefined, {
         status: 502,
@@ -117,7 +117,7 @@ function upstreamError(answer: UpstreamAnswer): ServiceError {
       { status: answer.status },
     );
   }
-  const envelope = ErrorEnvelope.safeParse(parseOrNull(answer.body));
+  const envelope = ErrorEnvelope.safeParse(jsonOrNull(answer));
   if (envelope.success) return ServiceError.fromBody(envelope.data.error, answer.status, retryAfterSeconds);
   return new ServiceError('upstream_error', `The upstream service answered ${answer.status}.`, undefined, {
     status: answer.status,
@@ -125,15 +125,9 @@ function upstreamError(answer: UpstreamAnswer): ServiceError {
   });
 }
 
-/** JSON from UTF-8 bytes; a byte-order mark in front is allowed, as fetch's `json()` allowed it. */
-function parseBody(body: Buffer): unknown {
-  const text = body.toString('utf8');
-  return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-}
-
-function parseOrNull(body: Buffer): unknown {
+function jsonOrNull(answer: UpstreamAnswer): unknown {
   try {
-    return parseBody(body);
+    return answer.json();
   } catch {
     return null;
   }
