@@ -60,6 +60,7 @@ function bareInsert(file: string, key: Buffer): { insert(): void; close(): void 
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  db.pragma('temp_store = MEMORY');
   const ids = createIdGenerator(systemClock);
   const patient = db.prepare("INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, 'Bench', 'Mark', '1980-01-01', ?)");
   const outbox = db.prepare(

@@ -57,6 +57,7 @@ export const localCreate: Benchmark = async ({ quick }) => {
     raw.pragma('journal_mode = WAL');
     raw.pragma('synchronous = FULL');
     raw.pragma('foreign_keys = ON');
+    raw.pragma('temp_store = MEMORY');
     const outbox = raw.prepare(
       "INSERT INTO outbox (id, collection, record_id, payload, depends_on, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, '[]', 'queued', 0, ?, ?, ?)",
     );

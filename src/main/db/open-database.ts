@@ -68,6 +68,11 @@ export function openDatabase({ file, migrationsDir = findMigrationsDir(), key }:
     sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
+    // Savepoints (every create in a group commit has one) and big statements journal the
+    // pages they change in a temp file once past 64 KiB; SQLite3 Multiple Ciphers writes it
+    // unencrypted (in /var/tmp or %TEMP%, unlinked but on disk): rows in plaintext outside
+    // the encrypted file. In memory it is also 2 syscalls a page cheaper.
+    sqlite.pragma('temp_store = MEMORY');
     const db = drizzle({ client: sqlite, schema });
     migrate(db, { migrationsFolder: migrationsDir });
     sqlite.pragma(`user_version = ${migrations.length}`);

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { groupCommitFor } from '@src/main/db/group-commit';
 import { openDatabase } from '@src/main/db/open-database';
 import { createHost, hostPaths, type Host } from '@src/main/host/create-host';
 import { createLocalService } from '@src/main/operations/local-service';
@@ -96,6 +97,41 @@ describe('encryption at rest', () => {
     expect(fs.readdirSync(path.join(dir, 'sandbox')).length).toBeGreaterThan(0);
     await h.close();
     expect(findPlaintext([dir], [SQLITE_HEADER, ...CANARY_STRINGS])).toEqual([]);
+  });
+
+  // Linux shows a process's open files, deleted ones included, under /proc/self/fd.
+  it.runIf(process.platform === 'linux')('writes no temp file while a group commits: the savepoint journal holds rows unencrypted', async () => {
+    const dir = tempDir();
+    const { db, sqlite, close } = openDatabase({ file: path.join(dir, 'db.sqlite'), key: newDatabaseKey() });
+    try {
+      const insert = sqlite.prepare('INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, ?, ?, ?, ?)');
+      sqlite.transaction(() => {
+        for (let i = 0; i < 2000; i++) insert.run(`pat_${String(i).padStart(5, '0')}`, CANARY_PATIENT.first_name, CANARY_PATIENT.last_name, CANARY_PATIENT.date_of_birth, 'x');
+      })();
+      const openFile = (fd: string) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`);
+        } catch {
+          return ''; // closed since the listing (the listing's own descriptor)
+        }
+      };
+      // SQLite names its temp files etilqs_* and unlinks them at once: only a descriptor shows one.
+      const tempFiles = () => fs.readdirSync('/proc/self/fd').map(openFile).filter((target) => target.includes('etilqs_'));
+      let seenInGroup: string[] | undefined;
+      // A write in a group runs in a savepoint, which keeps each page it changes as it was
+      // (here: every page of the canary rows); past 64 KiB SQLite moves that to a temp file
+      // on disk (/var/tmp, %TEMP%), which SQLite3 Multiple Ciphers does not encrypt.
+      await Promise.all([
+        groupCommitFor(db).run(() => sqlite.prepare("UPDATE patients SET created_at = 'y'").run()),
+        groupCommitFor(db).run(() => {
+          seenInGroup = tempFiles();
+        }),
+      ]);
+      expect(seenInGroup).toEqual([]);
+      expect(sqlite.prepare("SELECT count(*) AS n FROM patients WHERE created_at = 'y'").get()).toEqual({ n: 2000 });
+    } finally {
+      close();
+    }
   });
 
   it('stores the same photo once: the object key is still the SHA-256 of the plaintext', async () => {
