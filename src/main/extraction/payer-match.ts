@@ -1,6 +1,6 @@
 import type { ClearinghouseEntity } from '../../shared/contract';
 import { withDirectoryFacts, type PayerEntry } from '../../shared/payers/payer-directory';
-import { normalizePayerText } from '../../shared/payers/payer-search';
+import { normalizePayerText, PAYER_FILLER_WORDS, US_STATES } from '../../shared/payers/payer-search';
 import { withinOneEdit } from './field-labels';
 
 export interface PayerMatch {
@@ -19,13 +19,10 @@ export interface CardLine {
   header?: boolean;
 }
 
-/** Words that say nothing about which payer it is. */
-const FILLER = new Set(['of', 'the', 'and', 'inc', 'co', 'company', 'corp', 'llc', 'plan', 'plans', 'insurance', 'ins', 'for']);
+const FILLER = PAYER_FILLER_WORDS;
 
 /** US state names' words: the region in a payer's name, which its cards often leave out. */
-const REGION_WORDS = new Set(
-  'alabama alaska arizona arkansas california colorado connecticut delaware florida georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland massachusetts michigan minnesota mississippi missouri montana nebraska nevada hampshire jersey mexico york carolina dakota ohio oklahoma oregon pennsylvania rhode island tennessee texas utah vermont virginia washington west wisconsin wyoming north south new puerto rico district columbia'.split(' '),
-);
+const REGION_WORDS = new Set(Object.values(US_STATES).flatMap((state) => state.split(' ').filter((w) => !FILLER.has(w))));
 
 /** The region words that name one state: a card naming another state is another payer. */
 const STATE_WORDS = new Set([...REGION_WORDS].filter((w) => !['new', 'north', 'south', 'west', 'island', 'district', 'columbia', 'rico', 'hampshire', 'jersey', 'mexico', 'york', 'carolina', 'dakota'].includes(w)));

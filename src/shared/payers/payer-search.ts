@@ -38,7 +38,8 @@ interface Doc {
   joined: string;
 }
 
-const STATES: Record<string, string> = {
+/** US states (and DC, Puerto Rico) by postal code: cards and people use either. */
+export const US_STATES: Readonly<Record<string, string>> = {
   al: 'alabama', ak: 'alaska', az: 'arizona', ar: 'arkansas', ca: 'california', co: 'colorado', ct: 'connecticut', de: 'delaware',
   dc: 'district of columbia', fl: 'florida', ga: 'georgia', hi: 'hawaii', id: 'idaho', il: 'illinois', in: 'indiana', ia: 'iowa',
   ks: 'kansas', ky: 'kentucky', la: 'louisiana', me: 'maine', md: 'maryland', ma: 'massachusetts', mi: 'michigan', mn: 'minnesota',
@@ -63,11 +64,11 @@ const ABBREVIATIONS: readonly [string, readonly string[]][] = [
   ['preferred provider organization', ['ppo']],
   ['federal employee program', ['fep']],
   ['centers for medicare and medicaid services', ['cms']],
-  ...Object.entries(STATES).map(([code, state]) => [state, [code]] as [string, string[]]),
+  ...Object.entries(US_STATES).map(([code, state]) => [state, [code]] as [string, string[]]),
 ];
 
-/** Words that never tell payers apart; dropped from queries unless they are all there is. */
-const FILLER = new Set(['of', 'the', 'and', 'for', 'inc', 'co', 'company', 'corp', 'llc', 'plan', 'plans', 'insurance', 'ins']);
+/** Words that never tell payers apart: dropped from queries unless they are all there is, and from card text. */
+export const PAYER_FILLER_WORDS: ReadonlySet<string> = new Set(['of', 'the', 'and', 'for', 'inc', 'co', 'company', 'corp', 'llc', 'plan', 'plans', 'insurance', 'ins']);
 
 /** Lower case, no accents, `&` as "and", anything else that is not a letter or digit a space. */
 export function normalizePayerText(text: string): string {
@@ -89,7 +90,7 @@ function nameTokens(name: string): string[] {
     if (padded.includes(` ${phrase} `)) extra.push(...abbreviations);
   }
   // "[TX]" and "(FEP)" style codes are already words; two-letter state codes also name the state.
-  for (const word of words) if (word.length === 2 && STATES[word]) extra.push(...STATES[word].split(' '));
+  for (const word of words) if (word.length === 2 && US_STATES[word]) extra.push(...US_STATES[word].split(' '));
   return [...new Set([...words, ...extra])];
 }
 
@@ -156,7 +157,7 @@ const KIND_RANK: Record<PayerHit['matched']['kind'], number> = { payer_id: 40, a
 export function searchPayers(index: PayerIndex, query: string, limit = 20): PayerHit[] {
   const all = normalizePayerText(query).split(' ').filter(Boolean);
   if (all.length === 0) return [];
-  const meaningful = all.filter((t) => !FILLER.has(t));
+  const meaningful = all.filter((t) => !PAYER_FILLER_WORDS.has(t));
   const tokens = meaningful.length > 0 ? meaningful : all;
   // Rarest word first, so the candidate set is small from the start.
   const perToken = tokens.map((t) => docsForPrefix(index, t)).sort((a, b) => a.size - b.size);
