@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { UpstreamUrl } from '../../shared/bridge/desk-contract';
 import type { WebHostOptions } from './start-web-host';
 
 export const USAGE =
@@ -42,13 +43,9 @@ export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHost
   const options: WebHostOptions = { dataDir: path.resolve(values['data-dir']), port: portOption('--port', values.port) };
   if (values.upstream !== undefined || values['api-key'] !== undefined) {
     if (!values.upstream || !values['api-key']) throw new CliUsageError('--upstream and --api-key go together: give both, or neither for sandbox mode.');
-    let url: URL;
-    try {
-      url = new URL(values.upstream);
-    } catch {
-      throw new CliUsageError('--upstream must be a web address such as https://eligibility.example.com.');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CliUsageError('--upstream must start with http:// or https://.');
+    const url = UpstreamUrl.safeParse(values.upstream);
+    // The address is never echoed: it may hold the very password it is refused for.
+    if (!url.success) throw new CliUsageError(`--upstream ${url.error.issues[0].message}, such as https://eligibility.example.com.`);
     options.upstream = { url: values.upstream, apiKey: values['api-key'] };
   }
   if (values['sandbox-x12'] !== undefined) {

@@ -137,12 +137,23 @@ export type DeskSettings = z.infer<typeof DeskSettings>;
 export const DeskSettingsSaved = DeskSettings.extend({ connection: ConnectionTest.nullable() });
 export type DeskSettingsSaved = z.infer<typeof DeskSettingsSaved>;
 
+/**
+ * Where the upstream service is: http(s) only, and no user name or password in it. The
+ * service authenticates with the API key, which is sealed at rest; a password in the
+ * address would be kept, shown in Settings and sent with every status as plain text.
+ */
+export const UpstreamUrl = z
+  .url({ protocol: /^https?$/, error: 'must be a web address starting with http:// or https://' })
+  .max(2000)
+  .refine((url) => {
+    // zod runs this check even when the address failed the one above, which said so already.
+    if (!URL.canParse(url)) return true;
+    const { username, password } = new URL(url);
+    return username === '' && password === '';
+  }, 'must not hold a user name or password: put the key in the API key field');
+
 export const DeskSettingsUpdate = z.strictObject({
-  upstream_url: z
-    .url({ protocol: /^https?$/, error: 'must be a web address starting with http:// or https://' })
-    .max(2000)
-    .nullable()
-    .optional(),
+  upstream_url: UpstreamUrl.nullable().optional(),
   api_key: z.string().trim().min(1).max(500).nullable().optional(),
   default_provider_id: Id.nullable().optional(),
   hot_folder: z.string().trim().min(1).max(1000).nullable().optional(),

@@ -69,6 +69,7 @@ describe('settings', () => {
   const BAD: [string, Record<string, unknown>, string, string][] = [
     ['a URL that is not http(s)', { upstream_url: 'ftp://files.example.com' }, 'upstream_url', 'invalid_format'],
     ['text that is not a URL', { upstream_url: 'eligibility' }, 'upstream_url', 'invalid_format'],
+    ['a URL with a user name and password', { upstream_url: 'https://desk:hunter2@eligibility.example.com' }, 'upstream_url', 'invalid_format'],
     ['an empty API key', { api_key: '   ' }, 'api_key', 'too_small'],
     ['an unknown default provider', { default_provider_id: 'prv_01JD0000000000000000000099' }, 'default_provider_id', 'not_found'],
     ['a relative hot folder', { hot_folder: 'scans/inbox' }, 'hot_folder', 'invalid_format'],
@@ -84,6 +85,8 @@ describe('settings', () => {
       expect(result.error.status).toBe(422);
       expect(result.error.errors).toEqual([expect.objectContaining({ path, code })]);
       expect(result.error.errors![0].message.length).toBeGreaterThan(10);
+      // Neither the key sent alongside nor a password in the address comes back.
+      expect(JSON.stringify(result.error)).not.toMatch(/sk_must_not_be_saved|hunter2/);
       expect(written()).toEqual(before);
     });
   }

@@ -26,8 +26,9 @@ describe('start:web options', () => {
     [['--local-api-port', '1.5'], '--local-api-port must be a number'],
     [['--upstream', 'https://a.example'], '--upstream and --api-key go together'],
     [['--api-key', 'k'], '--upstream and --api-key go together'],
-    [['--upstream', 'not a url', '--api-key', 'k'], '--upstream must be a web address'],
-    [['--upstream', 'ftp://a.example', '--api-key', 'k'], '--upstream must start with http'],
+    [['--upstream', 'not a url', '--api-key', 'k'], '--upstream must be a web address starting with http:// or https://'],
+    [['--upstream', 'ftp://a.example', '--api-key', 'k'], '--upstream must be a web address starting with http:// or https://'],
+    [['--upstream', 'https://desk:pw@a.example', '--api-key', 'k'], '--upstream must not hold a user name or password'],
     [['--colour'], 'Usage: npm run start:web'],
     [['--sandbox-x12', 'dir', '--upstream', 'https://a.example', '--api-key', 'k'], '--sandbox-x12 is for sandbox mode'],
   ])('refuses %j with a message saying what to change', (args, message) => {
@@ -39,11 +40,10 @@ describe('start:web options', () => {
     expect(parseCliOptions(['--sandbox-x12', 'answers'], '/home/desk').sync).toEqual({ sandboxX12Dir: path.resolve('answers') });
   });
 
-  it('never echoes the API key in an error', () => {
-    try {
-      parseCliOptions(['--api-key', 'sk_secret_123'], '/home/desk');
-    } catch (error) {
-      expect((error as Error).message).not.toContain('sk_secret_123');
-    }
+  it('never echoes the API key or a password in the address in an error', () => {
+    expect(() => parseCliOptions(['--api-key', 'sk_secret_123'], '/home/desk')).toThrow(expect.objectContaining({ message: expect.not.stringContaining('sk_secret_123') }));
+    expect(() => parseCliOptions(['--upstream', 'https://desk:hunter2@a.example', '--api-key', 'sk_secret_123'], '/home/desk')).toThrow(
+      expect.objectContaining({ message: expect.not.stringMatching(/hunter2|sk_secret_123/) }),
+    );
   });
 });
