@@ -69,9 +69,10 @@ export function openDatabase({ file, migrationsDir = findMigrationsDir(), key }:
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
     // Savepoints (every create in a group commit has one) and big statements journal the
-    // pages they change in a temp file once past 64 KiB; SQLite3 Multiple Ciphers writes it
-    // unencrypted (in /var/tmp or %TEMP%, unlinked but on disk): rows in plaintext outside
-    // the encrypted file. In memory it is also 2 syscalls a page cheaper.
+    // pages they change in a temp file once past 64 KiB, which SQLite3 Multiple Ciphers
+    // writes unencrypted to the system's temp folder (/var/tmp, $TMPDIR, %TEMP%; unlinked,
+    // still on disk): rows in plaintext outside the encrypted file. In memory it is also 2
+    // system calls a page cheaper.
     sqlite.pragma('temp_store = MEMORY');
     const db = drizzle({ client: sqlite, schema });
     migrate(db, { migrationsFolder: migrationsDir });

@@ -43,6 +43,19 @@ function guarded<T>(use: () => T): T {
   }
 }
 
+/**
+ * An address saved before a user name or password in it was refused (`UpstreamUrl`): the
+ * transport never sent them, and now nothing shows them either (Settings, the status).
+ */
+function withoutCredentials(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
+}
+
 export function createSettingsStore(deps: { db: Db; secrets: SecretStore }): SettingsStore {
   const { db } = deps;
   const secrets: SecretStore = {
@@ -57,7 +70,8 @@ export function createSettingsStore(deps: { db: Db; secrets: SecretStore }): Set
       if (typeof row.value !== 'string') continue;
       // A service type this version no longer knows is as if none were saved.
       if (row.key === 'default_service_type') saved.default_service_type = ServiceType.safeParse(row.value).data ?? null;
-      else saved[row.key as Exclude<keyof SavedSettings, 'default_service_type'>] = row.value;
+      else if (row.key === 'upstream_url') saved.upstream_url = withoutCredentials(row.value);
+      else saved[row.key as Exclude<keyof SavedSettings, 'default_service_type' | 'upstream_url'>] = row.value;
     }
     return saved;
   }

@@ -45,7 +45,7 @@ export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHost
     if (!values.upstream || !values['api-key']) throw new CliUsageError('--upstream and --api-key go together: give both, or neither for sandbox mode.');
     const url = UpstreamUrl.safeParse(values.upstream);
     // The address is never echoed: it may hold the very password it is refused for.
-    if (!url.success) throw new CliUsageError(`--upstream ${url.error.issues[0].message}, such as https://eligibility.example.com.`);
+    if (!url.success) throw new CliUsageError(`--upstream ${url.error.issues[0].message} (for example https://eligibility.example.com).`);
     options.upstream = { url: values.upstream, apiKey: values['api-key'] };
   }
   if (values['sandbox-x12'] !== undefined) {

@@ -150,7 +150,7 @@ export const UpstreamUrl = z
     if (!URL.canParse(url)) return true;
     const { username, password } = new URL(url);
     return username === '' && password === '';
-  }, 'must not hold a user name or password: put the key in the API key field');
+  }, 'must not hold a user name or password: the API key is the credential');
 
 export const DeskSettingsUpdate = z.strictObject({
   upstream_url: UpstreamUrl.nullable().optional(),

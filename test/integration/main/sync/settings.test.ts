@@ -66,6 +66,13 @@ describe('settings', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('never show a user name or password saved in the address before such addresses were refused', async () => {
+    fx.host.database.db.insert(settings).values({ key: 'upstream_url', value: 'https://desk:hunter2@eligibility.example.com/v' }).run();
+    const got = await call('settings.get', {});
+    expect(got).toMatchObject({ ok: true, value: { mode: 'upstream', upstream_url: 'https://eligibility.example.com/v' } });
+    expect(JSON.stringify(got)).not.toContain('hunter2');
+  });
+
   const BAD: [string, Record<string, unknown>, string, string][] = [
     ['a URL that is not http(s)', { upstream_url: 'ftp://files.example.com' }, 'upstream_url', 'invalid_format'],
     ['text that is not a URL', { upstream_url: 'eligibility' }, 'upstream_url', 'invalid_format'],
