@@ -59,7 +59,7 @@ export async function testConnection(deps: ConnectionTestDeps, target: Connectio
   if (status === 401 || status === 403) {
     return result('wrong_key', status, `${where} refused the API key (HTTP ${status}). Check the key with whoever runs the service, then save it again.`);
   }
-  if (status >= 200 && status < 300 && ListPage(Provider).safeParse(body).success) {
+  if (response.ok && ListPage(Provider).safeParse(body).success) {
     return result('connected', status, `${where} answered and accepted the API key.`);
   }
   if ((status === 429 || status >= 500) && isErrorEnvelope(body)) {

@@ -5,6 +5,8 @@ import { urlToHttpOptions } from 'node:url';
 /** A whole answer: its status, its headers and its body, read to the end. */
 export interface UpstreamAnswer {
   status: number;
+  /** A 2xx status. */
+  ok: boolean;
   header(name: string): string | null;
   body: Buffer;
   /** The body as JSON (UTF-8; a byte-order mark in front allowed, as fetch's `json()` allowed it); throws if it is not. */
@@ -121,9 +123,11 @@ export function createUpstreamTransport(baseUrl: string, timeoutMs: number, maxA
             response.on('error', () => fail());
             response.on('end', () => {
               const whole = Buffer.concat(chunks);
+              const status = response.statusCode ?? 0;
               settle(() =>
                 resolve({
-                  status: response.statusCode ?? 0,
+                  status,
+                  ok: status >= 200 && status < 300,
                   header: (name) => {
                     const value = response.headers[name.toLowerCase()];
                     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;

@@ -51,7 +51,7 @@ export function createHttpV1Client(options: HttpV1ClientOptions): V1Service {
       const message = error instanceof UpstreamTransportError ? error.message : 'The upstream service could not be reached.';
       throw new ServiceError(UPSTREAM_UNREACHABLE, message, undefined, { status: 0 });
     }
-    if (answer.status >= 200 && answer.status < 300) return answer;
+    if (answer.ok) return answer;
     throw upstreamError(answer);
   }
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { eq, inArray } from 'drizzle-orm';
 import { inTransaction, type Db } from '../db/open-database';
 import { providers, settings } from '../db/schema';
-import type { DeskSettingsUpdate } from '../../shared/bridge/desk-contract';
+import { holdsCredentials, type DeskSettingsUpdate } from '../../shared/bridge/desk-contract';
 import { ServiceType, type FieldError } from '../../shared/contract';
 import { referenceNotFound, ServiceError, validationFailed } from '../../shared/service-error';
 import { UnsafePermissionsError } from '../support/private-path';
@@ -48,9 +48,8 @@ function guarded<T>(use: () => T): T {
  * transport never sent them, and now nothing shows them either (Settings, the status).
  */
 function withoutCredentials(url: string): string {
-  if (!URL.canParse(url)) return url;
+  if (!holdsCredentials(url)) return url;
   const parsed = new URL(url);
-  if (parsed.username === '' && parsed.password === '') return url;
   parsed.username = '';
   parsed.password = '';
   return parsed.href;

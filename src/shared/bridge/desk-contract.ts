@@ -145,12 +145,15 @@ export type DeskSettingsSaved = z.infer<typeof DeskSettingsSaved>;
 export const UpstreamUrl = z
   .url({ protocol: /^https?$/, error: 'must be a web address starting with http:// or https://' })
   .max(2000)
-  .refine((url) => {
-    // zod runs this check even when the address failed the one above, which said so already.
-    if (!URL.canParse(url)) return true;
-    const { username, password } = new URL(url);
-    return username === '' && password === '';
-  }, 'must not hold a user name or password: the API key is the credential');
+  // zod runs this check even when the address failed the one above, which said so already.
+  .refine((url) => !holdsCredentials(url), 'must not hold a user name or password: the API key is the credential');
+
+/** Whether an address carries a user name or password (`https://user:pw@host`); false for what is not an address. */
+export function holdsCredentials(url: string): boolean {
+  if (!URL.canParse(url)) return false;
+  const { username, password } = new URL(url);
+  return username !== '' || password !== '';
+}
 
 export const DeskSettingsUpdate = z.strictObject({
   upstream_url: UpstreamUrl.nullable().optional(),
