@@ -7,6 +7,7 @@ import { socketPath } from '@src/main/local-api/endpoints';
 import { ensurePrivateDir } from '@src/main/support/private-path';
 import { tokenPath } from '@src/main/local-api/token-file';
 import { applyDatabaseKey } from '@src/main/db/database-cipher';
+import { configureConnection } from '@src/main/db/open-database';
 import { newDatabaseKey } from '@src/main/db/database-key';
 import { systemClock } from '@src/main/support/clock';
 import { createIdGenerator } from '@src/main/support/ids';
@@ -57,10 +58,7 @@ async function startBareServer(dir: string, answer: string, work?: () => void): 
 function bareInsert(file: string, key: Buffer): { insert(): void; close(): void } {
   const db = new Database(file);
   applyDatabaseKey(db, key);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('temp_store = MEMORY');
+  configureConnection(db);
   const ids = createIdGenerator(systemClock);
   const patient = db.prepare("INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, 'Bench', 'Mark', '1980-01-01', ?)");
   const outbox = db.prepare(

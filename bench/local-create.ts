@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { applyDatabaseKey } from '@src/main/db/database-cipher';
+import { configureConnection } from '@src/main/db/open-database';
 import { newDatabaseKey } from '@src/main/db/database-key';
 import type { CallContext } from '@src/shared/contract';
 import { makeTempDir } from '@test/support/temp-dir';
@@ -54,10 +55,7 @@ export const localCreate: Benchmark = async ({ quick }) => {
     // key), prepared statements, no validation.
     const raw = new Database(host.database.sqlite.name);
     applyDatabaseKey(raw, key);
-    raw.pragma('journal_mode = WAL');
-    raw.pragma('synchronous = FULL');
-    raw.pragma('foreign_keys = ON');
-    raw.pragma('temp_store = MEMORY');
+    configureConnection(raw);
     const outbox = raw.prepare(
       "INSERT INTO outbox (id, collection, record_id, payload, depends_on, state, attempts, next_attempt_at, created_at, updated_at) VALUES (?, ?, ?, ?, '[]', 'queued', 0, ?, ?, ?)",
     );
