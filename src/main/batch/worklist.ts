@@ -6,7 +6,8 @@ import type { Benefit, ClearinghouseEntityError } from '../../shared/contract';
 import { formatAmount } from '../../shared/money';
 
 /** Without a provider no check can be asked: the one fix is the practice's, so every waiting row says so. */
-export const NO_PROVIDER_MESSAGE = 'No provider set: choose one (the provider the practice bills under) on the Schedule screen or in Settings.';
+export const NO_PROVIDER_MESSAGE = 'No provider set: choose one, the provider the practice bills under, above the worklist or in Settings.';
+const NO_PROVIDER_ROW = 'No provider set: choose one above the worklist or in Settings.';
 
 /** The statuses a provider would move on: a row already answered keeps its answer. */
 const NEEDS_PROVIDER: ReadonlySet<WorklistStatus> = new Set(['no_card', 'payer_unknown', 'not_checked']);
@@ -58,7 +59,7 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
   );
   const rows = appointmentsOn(db, date).map((row): WorklistRow => {
     const status = statusOf(row);
-    return NEEDS_PROVIDER.has(status.status) && !(row.provider_id ?? practice.default_provider_id) ? { ...status, status: 'no_provider', group: GROUP.no_provider, detail: NO_PROVIDER_MESSAGE } : status;
+    return NEEDS_PROVIDER.has(status.status) && !(row.provider_id ?? practice.default_provider_id) ? { ...status, status: 'no_provider', group: GROUP.no_provider, detail: NO_PROVIDER_ROW } : status;
   });
   function statusOf(row: ReturnType<typeof appointmentsOn>[number]): WorklistRow {
     const appointment = toAppointment(row);

@@ -116,7 +116,7 @@ function ProviderSetup({ onSaved }: { onSaved?(): void }) {
       }}
     >
       <Notice tone="warn">No provider set: choose the provider the practice bills under before checking. It becomes the default provider in Settings.</Notice>
-      <div className="row row--end">
+      <div className="row row--bottom">
         <SelectField
           id="batch-provider"
           label="Provider the practice bills under"
