@@ -25,7 +25,7 @@ import { ServiceError, validationFailed } from '../../shared/service-error';
 import { serviceTypeForVisit, type AppointmentSettingsStore } from './appointment-settings';
 import { appointmentRow, toAppointment, type AppointmentRow } from './appointment-store';
 import { loadPatientIndex, type PatientIndex } from './patient-match';
-import { ensureScheduleCard, payerResolver } from './schedule-card';
+import { discoverWithoutInsurance, ensureScheduleCard, payerResolver } from './schedule-card';
 import { detectMapping, mappingProblems, readScheduleTable, type ScheduleTable } from './schedule-file';
 import { nameKey, personKey, readAppointmentDate, readDateOfBirth, readTime, splitPatientName } from './schedule-values';
 
@@ -38,7 +38,7 @@ export interface AppointmentDeps {
   practice(): { default_provider_id: string | null; default_service_type: ServiceType | null };
   photoUrl(objectKey: string): string;
   /** Told after an import or create commits, so the UI refreshes (and the sync worker sends the cards made). */
-  onChange?(change: { collection: 'appointments' | 'patients' | 'insurance_cards'; id: string }): void;
+  onChange?(change: { collection: 'appointments' | 'patients' | 'insurance_cards' | 'electronic_eligibility_discoveries'; id: string }): void;
 }
 
 /** An appointment ready to store: every value normalised and its references resolved. */
@@ -253,8 +253,9 @@ type Written = { result: 'created' | 'updated' | 'unchanged'; appointment_id: st
 function writeAppointments(deps: AppointmentDeps, items: { row: number; value: NormalAppointment }[], source: Source): Map<number, Written> {
   const { db, clock, ids } = deps;
   const effects = outboxEffects(deps);
+  const discover = deps.settings.read().discover_without_insurance;
   const out = new Map<number, Written>();
-  const created: { collection: 'appointments' | 'patients' | 'insurance_cards'; id: string }[] = [];
+  const created: { collection: 'appointments' | 'patients' | 'insurance_cards' | 'electronic_eligibility_discoveries'; id: string }[] = [];
   inTransaction(db, () => {
     const index: PatientIndex = loadPatientIndex(db, items.map((i) => i.value.date_of_birth));
     const seen = new Map<string, number>();
@@ -299,9 +300,16 @@ function writeAppointments(deps: AppointmentDeps, items: { row: number; value: N
       out.set(row, { result: 'created', appointment_id: id, patient: patient.patient_match, card });
     }
 
-    function cardFor(appointment: Parameters<typeof ensureScheduleCard>[2]): CardOutcome {
+    function cardFor(appointment: Parameters<typeof ensureScheduleCard>[2] & Pick<AppointmentRow, 'service_type'>): CardOutcome {
       const made = ensureScheduleCard(deps, effects, appointment, source);
       if (made.outcome === 'created') created.push({ collection: 'insurance_cards', id: made.card_id! });
+      if (made.outcome === 'none' && discover) {
+        const started = discoverWithoutInsurance(deps, effects, appointment, source);
+        if (started) {
+          created.push({ collection: 'insurance_cards', id: started.card_id }, { collection: 'electronic_eligibility_discoveries', id: started.discovery_id });
+          return 'discovery';
+        }
+      }
       return made.outcome;
     }
 
@@ -380,12 +388,13 @@ export function importSchedule(deps: AppointmentDeps, input: ImportInput): Impor
 }
 
 export function countResults(rows: ImportRowResult[]): ImportCounts {
-  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0, patients_matched: 0, patients_created: 0, needs_person: 0, cards_created: 0, needs_payer: 0 };
+  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0, patients_matched: 0, patients_created: 0, needs_person: 0, cards_created: 0, needs_payer: 0, discoveries: 0 };
   for (const row of rows) {
     counts[row.result] += 1;
     if (row.result === 'skipped') continue;
     if (row.card === 'created') counts.cards_created += 1;
     else if (row.card === 'needs_payer') counts.needs_payer += 1;
+    else if (row.card === 'discovery') counts.discoveries += 1;
     if (row.result === 'unchanged') continue;
     if (row.patient === 'matched') counts.patients_matched += 1;
     else if (row.patient === 'created') counts.patients_created += 1;

@@ -67,3 +67,29 @@ export function ensureScheduleCard(
   const card = insertCreated(deps, effects, 'insurance_cards', input, { source });
   return { outcome: 'created', card_id: card.id };
 }
+
+/**
+ * A row without insurance, for a patient with no card at all: a blank card from the
+ * schedule and a discovery on it (the desk's "Discovery without a card", done at import),
+ * asking about the appointment's service type. Nothing when the patient has a card (a
+ * re-import, or a card taken at the desk): that card is what the batch checks.
+ */
+export function discoverWithoutInsurance(
+  deps: Parameters<typeof insertCreated>[0],
+  effects: CreateEffects,
+  appointment: Pick<AppointmentRow, 'id' | 'patient_id' | 'service_type'>,
+  source: Source,
+): { card_id: string; discovery_id: string } | null {
+  if (!appointment.patient_id) return null;
+  const hasCard = deps.db.$client.prepare<[string], { n: number }>('SELECT count(*) AS n FROM insurance_cards WHERE patient_id = ?').get(appointment.patient_id)!.n > 0;
+  if (hasCard) return null;
+  const card = insertCreated(deps, effects, 'insurance_cards', { patient_id: appointment.patient_id, reference_id: `${SCHEDULE_CARD_REFERENCE}${appointment.id}` }, { source });
+  const discovery = insertCreated(
+    deps,
+    effects,
+    'electronic_eligibility_discoveries',
+    { source, insurance_card_id: card.id, ...(appointment.service_type ? { service_type: appointment.service_type } : {}) },
+    { source },
+  );
+  return { card_id: card.id, discovery_id: discovery.id };
+}

@@ -57,6 +57,7 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
             (SELECT state FROM outbox o WHERE o.record_id = c.id ORDER BY o.id DESC LIMIT 1) AS outbox_state
      FROM electronic_eligibility_checks c WHERE c.insurance_card_id = ? ORDER BY c.id DESC LIMIT 1`,
   );
+  const discovering = sqlite.prepare<[string], { id: string }>("SELECT id FROM electronic_eligibility_discoveries WHERE insurance_card_id = ? AND status = 'pending' LIMIT 1");
   const rows = appointmentsOn(db, date).map((row): WorklistRow => {
     const status = statusOf(row);
     return NEEDS_PROVIDER.has(status.status) && !(row.provider_id ?? practice.default_provider_id) ? { ...status, status: 'no_provider', group: GROUP.no_provider, detail: NO_PROVIDER_ROW } : status;
@@ -71,6 +72,9 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
     }
     const card = newestCard.get(row.patient_id);
     if (!card) return make('no_card', 'No insurance card on file: take the card photo at arrival.');
+    if ((JSON.parse(card.carriers) as string[]).length === 0 && discovering.get(card.id)) {
+      return make('pending', 'Discovery is looking for the coverage (no insurance in the schedule).', { card_id: card.id });
+    }
     if ((JSON.parse(card.carriers) as string[]).length === 0) return make('payer_unknown', 'The card names no payer: run discovery to find the coverage.', { card_id: card.id });
     const check = newestCheck.get(card.id);
     if (!check) return make('not_checked', 'Not checked yet: run "Check" for this day.', { card_id: card.id });

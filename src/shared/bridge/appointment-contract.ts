@@ -66,9 +66,10 @@ export type PatientMatch = z.infer<typeof PatientMatch>;
 /**
  * What became of a row's insurance: a card made from it, a card the patient already has with
  * that member id and payer, a payer to choose first, a card waiting for the patient to be
- * chosen, or no insurance in the row.
+ * chosen, no insurance in the row, or (no insurance, and the practice's setting says so) a
+ * blank card from the schedule with a discovery looking for the patient's coverage.
  */
-export const CardOutcome = z.enum(['created', 'on_file', 'needs_payer', 'needs_patient', 'none']);
+export const CardOutcome = z.enum(['created', 'on_file', 'needs_payer', 'needs_patient', 'none', 'discovery']);
 export type CardOutcome = z.infer<typeof CardOutcome>;
 
 /** One appointment as the practice-management system sends it (JSON, one at a time). */
@@ -224,6 +225,8 @@ export const ImportCounts = z.object({
   cards_created: z.number().int(),
   /** Rows whose payer fits several of the directory's payers: a person chooses. */
   needs_payer: z.number().int(),
+  /** Rows without insurance sent to discovery (`discover_without_insurance`). */
+  discoveries: z.number().int(),
 });
 export type ImportCounts = z.infer<typeof ImportCounts>;
 
@@ -239,6 +242,11 @@ export const AppointmentSettings = z.object({
   recheck_days: z.number().int().min(0).max(365),
   /** At most this many batch checks waiting for the upstream at once. */
   max_in_flight: z.number().int().min(1).max(50),
+  /**
+   * A row without insurance, for a patient with no card, starts a discovery (from a blank card
+   * marked as from the schedule) when imported, so the coverage is looked for before the visit.
+   */
+  discover_without_insurance: z.boolean(),
 });
 export type AppointmentSettings = z.infer<typeof AppointmentSettings>;
 export const AppointmentSettingsUpdate = AppointmentSettings.partial().strict();

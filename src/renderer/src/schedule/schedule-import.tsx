@@ -197,7 +197,8 @@ function ImportSummary({ result }: { result: ImportResult }) {
         {counts.patients_created > 0 && `${counts.patients_created} new ${counts.patients_created === 1 ? 'patient' : 'patients'} registered. `}
         {counts.cards_created > 0 && `${counts.cards_created} insurance ${counts.cards_created === 1 ? 'card' : 'cards'} made from the schedule. `}
         {counts.needs_person > 0 && `${counts.needs_person} need you to choose the patient (see the worklist). `}
-        {counts.needs_payer > 0 && `${counts.needs_payer} need you to choose the payer (see the worklist).`}
+        {counts.needs_payer > 0 && `${counts.needs_payer} need you to choose the payer (see the worklist). `}
+        {counts.discoveries > 0 && `${counts.discoveries} without insurance sent to discovery.`}
       </Notice>
       {skipped.length > 0 && (
         <table className="table" aria-label="Rows not imported">

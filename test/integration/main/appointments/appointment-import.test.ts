@@ -263,8 +263,8 @@ describe('appointments on the local API', () => {
     const imported = await httpRequest(target, { method: 'POST', path: '/v1/appointments/import', headers: { 'content-type': 'text/csv', authorization: auth }, body: csv });
     expect(imported.status).toBe(200);
     expect(imported.json.rows).toEqual([
-      { row: 2, result: 'unchanged', appointment_id: created.json.appointment.id, patient: 'created' },
-      { row: 3, result: 'created', appointment_id: expect.any(String), patient: 'matched' },
+      { row: 2, result: 'unchanged', appointment_id: created.json.appointment.id, patient: 'created', card: 'none' },
+      { row: 3, result: 'created', appointment_id: expect.any(String), patient: 'matched', card: 'none' },
     ]);
     const listed = await httpRequest(target, { path: '/v1/appointments?date=2026-12-01', headers: { authorization: auth } });
     expect(listed.json.data.map((a: { external_id: string }) => a.external_id)).toEqual(['PM-1', 'PM-3']);

@@ -120,6 +120,37 @@ describe('a schedule with insurance columns', () => {
   }, 30_000);
 });
 
+describe('a row without insurance, when the practice sends those to discovery', () => {
+  it('starts a discovery from a blank card from the schedule at import (once), and the coverage it finds is checked to Ready', async () => {
+    const port = await freePort();
+    upstream = await startUpstream(port, { delayMs: 20 });
+    fx = await startSyncHost(`http://127.0.0.1:${port}`, { batchIntervalMs: 20 });
+    const { host } = fx;
+    await host.bridge['settings.update']({ default_provider_id: SEED_PROVIDERS[0].id });
+    expect((await host.bridge['appointments.settings']({})).discover_without_insurance).toBe(false);
+    await host.bridge['appointments.updateSettings']({ discover_without_insurance: true });
+    // Maria Garcia is on the sandbox's roster (docs/sandbox.md): a discovery finds her Aetna coverage.
+    const file = [HEADER, 'D-1,12/3/2026,10:00 AM,"Garcia, Maria",3/14/1978,,,,,Office Visit'].join('\n');
+    const first = await importText(host, file);
+    expect(first.counts).toMatchObject({ created: 1, cards_created: 0, discoveries: 1 });
+    expect(first.rows[0]).toMatchObject({ card: 'discovery' });
+    const [blank] = cards(host);
+    expect(blank).toMatchObject({ member_id: null, reference_id: expect.stringMatching(/^schedule:apt_/) });
+    const discoveries = host.database.sqlite.prepare('SELECT insurance_card_id, source, service_type FROM electronic_eligibility_discoveries').all();
+    expect(discoveries).toEqual([{ insurance_card_id: blank.id, source: 'dashboard', service_type: 'professional_physician_visit_office' }]);
+
+    const again = await importText(host, file);
+    expect(again.counts).toMatchObject({ unchanged: 1, discoveries: 0 });
+    expect(count(host, 'electronic_eligibility_discoveries')).toBe(1);
+
+    const ready = await waitFor('the discovery’s check to be answered', async () => {
+      const [row] = (await host.bridge['appointments.worklist']({ date: DAY })).rows;
+      return row.status === 'ready' ? row : undefined;
+    }, 30_000);
+    expect(ready.card_id).toBe(blank.id);
+  }, 60_000);
+});
+
 describe('a schedule’s insurance that cannot become a card', () => {
   let host: HostFixture | undefined;
   afterEach(async () => {
