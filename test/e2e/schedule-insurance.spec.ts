@@ -82,7 +82,10 @@ for (const size of SIZES) {
       await expect(progress).toContainText('(3 checks, 1 need no check)');
       const ready = page.locator('tr[data-status="ready"]');
       await expect(ready).toHaveCount(3, { timeout: 20_000 });
-      for (const name of ['Doe, Jane', 'Roe, Rick', 'Blue, Bea']) await expect(ready.filter({ hasText: name })).toContainText(/Copay \$\d+\.\d{2}/);
+      for (const name of ['Doe, Jane', 'Roe, Rick', 'Blue, Bea']) {
+        await expect(ready.filter({ hasText: name })).toContainText(/Copay \$\d+\.\d{2}/);
+        await expect(ready.filter({ hasText: name })).toContainText('Card from the schedule');
+      }
       await expect(page.locator('tr[data-status="no_card"]')).toContainText('Poe, Ann');
       await page.getByTestId('batch-progress').scrollIntoViewIfNeeded();
       await desk.shot('ready');

@@ -4,6 +4,7 @@ import type { WorklistRow, WorklistStatus } from '../../shared/bridge/appointmen
 import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
 import type { Benefit, ClearinghouseEntityError } from '../../shared/contract';
 import { formatAmount } from '../../shared/money';
+import { isScheduleCardReference } from '../../shared/bridge/schedule-card';
 
 /** Without a provider no check can be asked: the one fix is the practice's, so every waiting row says so. */
 export const NO_PROVIDER_MESSAGE = 'No provider set: choose one, the provider the practice bills under, above the worklist or in Settings.';
@@ -49,8 +50,8 @@ function copayOf(benefits: Benefit[]): string | null {
  */
 export function worklist(db: Db, date: string, practice: { default_provider_id: string | null } = { default_provider_id: null }): WorklistRow[] {
   const sqlite = db.$client;
-  const newestCard = sqlite.prepare<[string], { id: string; carriers: string }>(
-    'SELECT id, insurance_carrier_ids AS carriers FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1',
+  const newestCard = sqlite.prepare<[string], { id: string; carriers: string; reference_id: string | null }>(
+    'SELECT id, insurance_carrier_ids AS carriers, reference_id FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1',
   );
   const newestCheck = sqlite.prepare<[string], CheckRow>(
     `SELECT c.id, c.status, c.benefits, c.clearinghouse_entity_errors AS errors,
@@ -64,7 +65,7 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
   });
   function statusOf(row: ReturnType<typeof appointmentsOn>[number]): WorklistRow {
     const appointment = toAppointment(row);
-    const base = { appointment, card_id: null, check_id: null, copay: null };
+    const base = { appointment, card_id: null, card_from_schedule: false, check_id: null, copay: null };
     const make = (status: WorklistStatus, detail: string, extra: Partial<WorklistRow> = {}): WorklistRow => ({ ...base, ...extra, status, group: GROUP[status], detail });
     if (!row.patient_id) return make('needs_patient', `${row.candidate_patient_ids.length} patients have this name and date of birth: choose which one this is.`);
     if (!row.clearinghouse_entity_id && row.payer_candidate_ids.length > 0) {
@@ -72,6 +73,7 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
     }
     const card = newestCard.get(row.patient_id);
     if (!card) return make('no_card', 'No insurance card on file: take the card photo at arrival.');
+    base.card_from_schedule = isScheduleCardReference(card.reference_id);
     if ((JSON.parse(card.carriers) as string[]).length === 0 && discovering.get(card.id)) {
       return make('pending', 'Discovery is looking for the coverage (no insurance in the schedule).', { card_id: card.id });
     }

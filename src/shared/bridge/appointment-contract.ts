@@ -312,6 +312,8 @@ export const WorklistRow = z.object({
   /** needs a person / waiting / ready: what the row's colour says. */
   group: z.enum(['needs_attention', 'waiting', 'ready']),
   card_id: Id.nullable(),
+  /** The card was made from the schedule's member id and payer, not captured at the desk (no photos). */
+  card_from_schedule: z.boolean(),
   check_id: Id.nullable(),
   copay: z.string().nullable(),
   /** A plain sentence: what is wrong and what fixes it. */

@@ -117,6 +117,7 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
         <td>
           <Badge tone={status.tone}>{status.label}</Badge>
           {row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>}
+          {row.card_from_schedule && <div className="small muted">Card from the schedule</div>}
         </td>
         <td>{row.detail}</td>
         <td className="no-print">

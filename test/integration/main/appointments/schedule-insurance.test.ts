@@ -97,6 +97,8 @@ describe('a schedule with insurance columns', () => {
       expect(byId.get(id)!.detail, id).toMatch(/^Active; copay \$\d+\.\d{2}\.$/);
     }
     expect(byId.get('S-3')!.status).toBe('no_card');
+    // The desk can tell a card from the schedule from one captured at the counter.
+    expect([byId.get('S-1')!.card_from_schedule, byId.get('S-3')!.card_from_schedule]).toEqual([true, false]);
     expect(byId.get('S-1')!.appointment).toMatchObject({ payer: 'Aetna', clearinghouse_entity_id: AETNA.id, group_number: 'G-100', relationship: 'self' });
   }, 60_000);
 
