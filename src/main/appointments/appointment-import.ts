@@ -7,7 +7,10 @@ import type { IdGenerator } from '../support/ids';
 import {
   AppointmentCreate,
   type Appointment,
+  readRelationship,
+  saysNoInsurance,
   type AppointmentSettings,
+  type CardOutcome,
   type ColumnMapping,
   type ImportCounts,
   type ImportResult,
@@ -22,6 +25,7 @@ import { ServiceError, validationFailed } from '../../shared/service-error';
 import { serviceTypeForVisit, type AppointmentSettingsStore } from './appointment-settings';
 import { appointmentRow, toAppointment, type AppointmentRow } from './appointment-store';
 import { loadPatientIndex, type PatientIndex } from './patient-match';
+import { discoverWithoutInsurance, ensureScheduleCard, payerResolver } from './schedule-card';
 import { detectMapping, mappingProblems, readScheduleTable, type ScheduleTable } from './schedule-file';
 import { nameKey, personKey, readAppointmentDate, readDateOfBirth, readTime, splitPatientName } from './schedule-values';
 
@@ -33,8 +37,8 @@ export interface AppointmentDeps {
   /** The practice's defaults (Settings): the provider and service type used where a row names none. */
   practice(): { default_provider_id: string | null; default_service_type: ServiceType | null };
   photoUrl(objectKey: string): string;
-  /** Told after an import or create commits, so the UI refreshes. */
-  onChange?(change: { collection: 'appointments' | 'patients'; id: string }): void;
+  /** Told after an import or create commits, so the UI refreshes (and the sync worker sends the cards made). */
+  onChange?(change: { collection: 'appointments' | 'patients' | 'insurance_cards' | 'electronic_eligibility_discoveries'; id: string }): void;
 }
 
 /** An appointment ready to store: every value normalised and its references resolved. */
@@ -45,6 +49,11 @@ export interface NormalAppointment {
   last_name: string;
   date_of_birth: string;
   member_id: string | null;
+  payer: string | null;
+  clearinghouse_entity_id: string | null;
+  payer_candidate_ids: string[];
+  group_number: string | null;
+  relationship: 'self' | 'spouse' | 'child' | 'other' | null;
   phone: string | null;
   provider_id: string | null;
   visit_type: string | null;
@@ -68,6 +77,7 @@ export function localDate(now: Date): string {
 interface Resolver {
   provider(cell: string): string | null | undefined;
   serviceType(visitType: string): ServiceType | null | undefined;
+  payer(cell: string): ReturnType<ReturnType<typeof payerResolver>>;
 }
 
 function createResolver(deps: AppointmentDeps, appointmentSettings: AppointmentSettings): Resolver {
@@ -84,7 +94,10 @@ function createResolver(deps: AppointmentDeps, appointmentSettings: AppointmentS
     const words = bare(p.name).split(' ');
     if (words.length === 2) byKey.set(`${words[1]} ${words[0]}`, p.id);
   }
+  let payers: ReturnType<typeof payerResolver> | undefined;
   return {
+    // Built on first use: a schedule without insurance never reads the payer directory.
+    payer: (cell) => (payers ??= payerResolver(deps.db))(cell),
     provider(cell) {
       if (!cell) return practice.default_provider_id;
       const comma = /^([^,]+),\s*([^,]+)$/.exec(cell);
@@ -97,11 +110,50 @@ function createResolver(deps: AppointmentDeps, appointmentSettings: AppointmentS
   };
 }
 
+type Insurance = Pick<NormalAppointment, 'member_id' | 'payer' | 'clearinghouse_entity_id' | 'payer_candidate_ids' | 'group_number' | 'relationship'>;
+
 /**
- * Validates one appointment's values (from a row or JSON) and resolves its provider and
- * visit type. Answers the first problem, naming the field and what is allowed.
+ * The row's insurance: all of member id and payer (group and relationship where given), or
+ * none of it. Half of it is refused, naming the column that is missing, rather than
+ * imported as a card that cannot be checked. `payerColumn`: the file has a payer column,
+ * so a member id without a payer is a gap in the row, not a file that never had payers.
  */
-function normalise(resolver: Resolver, input: AppointmentCreate): NormalAppointment | Skip {
+function normaliseInsurance(resolver: Resolver, input: AppointmentCreate, payerColumn: boolean): Insurance | Skip {
+  const none: Insurance = { member_id: input.member_id ?? null, payer: null, clearinghouse_entity_id: null, payer_candidate_ids: [], group_number: null, relationship: null };
+  const { member_id, payer, group_number, relationship } = input;
+  if (!member_id && !payer && !group_number && !relationship) return none;
+  if (!member_id) {
+    const given = payer ? 'a payer' : group_number ? 'a group number' : 'a relationship';
+    return { reason: 'incomplete_insurance', field: 'member_id', message: `The row has ${given} but no member id: fill in the member id, or leave the insurance columns empty for a patient without insurance.` };
+  }
+  if (!payer) {
+    if (!payerColumn && !group_number && !relationship) return none;
+    return { reason: 'incomplete_insurance', field: 'payer', message: 'The row has a member id but no payer: fill in the payer (its name or payer id), or leave the insurance columns empty for a patient without insurance.' };
+  }
+  let parsedRelationship: Insurance['relationship'] = null;
+  if (relationship) {
+    parsedRelationship = readRelationship(relationship);
+    if (!parsedRelationship) return { reason: 'invalid_relationship', field: 'relationship', message: 'The relationship is not one Coverdesk knows: use self, spouse, child or other (or 18, 01, 19, G8).' };
+  }
+  const found = resolver.payer(payer);
+  if (found.kind === 'none') {
+    return { reason: 'unknown_payer', field: 'payer', message: 'The payer is not in the payer directory: use its name or payer id as the payer picker lists it (Intake or Eligibility).' };
+  }
+  return {
+    member_id,
+    payer,
+    clearinghouse_entity_id: found.kind === 'matched' ? found.entry.id : null,
+    payer_candidate_ids: found.kind === 'ambiguous' ? found.entries.map((e) => e.id) : [],
+    group_number: group_number ?? null,
+    relationship: parsedRelationship,
+  };
+}
+
+/**
+ * Validates one appointment's values (from a row or JSON) and resolves its provider,
+ * visit type and payer. Answers the first problem, naming the field and what is allowed.
+ */
+function normalise(resolver: Resolver, input: AppointmentCreate, payerColumn = false): NormalAppointment | Skip {
   const provider_id = resolver.provider(input.provider ?? '');
   if (provider_id === undefined) {
     return { reason: 'unknown_provider', field: 'provider', message: 'The provider is not one this practice has: use a provider name or NPI from Settings, or leave it empty for the default provider.' };
@@ -110,13 +162,15 @@ function normalise(resolver: Resolver, input: AppointmentCreate): NormalAppointm
   if (service_type === undefined) {
     return { reason: 'unknown_visit_type', field: 'visit_type', message: 'The visit type is not one Settings maps to a service type: add it on the Schedule screen under “Visit types and batch checks”, or leave it empty for the practice default.' };
   }
+  const insurance = normaliseInsurance(resolver, input, payerColumn);
+  if (isSkip(insurance)) return insurance;
   return {
+    ...insurance,
     date: input.date,
     time: input.time,
     first_name: input.first_name,
     last_name: input.last_name,
     date_of_birth: input.date_of_birth,
-    member_id: input.member_id ?? null,
     phone: input.phone ?? null,
     provider_id,
     visit_type: input.visit_type ?? null,
@@ -148,13 +202,23 @@ function rowToCreate(cells: string[], mapping: ColumnMapping, today: string): Ap
   const time = readTime(timeText);
   if (!time) return { reason: 'invalid_time', field: 'time', message: 'The appointment time is missing or not a time: use 9:30 AM or 09:30 (24-hour).' };
   const optional = (field: ScheduleField) => cell(field) || undefined;
+  // "SELF PAY" in the payer column, "N/A" in the member id: the patient has no insurance.
+  const payer = optional('payer');
+  const memberId = optional('member_id');
+  const noInsurance = (payer !== undefined && saysNoInsurance(payer)) || (memberId !== undefined && saysNoInsurance(memberId));
+  if (noInsurance && memberId !== undefined && !saysNoInsurance(memberId)) {
+    return { reason: 'incomplete_insurance', field: 'payer', message: 'The payer says the patient has no insurance, but the row has a member id: fill in the payer, or clear the member id.' };
+  }
   const candidate = {
     date: day.date,
     time,
     first_name: first,
     last_name: last,
     date_of_birth: dob,
-    member_id: optional('member_id'),
+    member_id: noInsurance ? undefined : memberId,
+    payer: noInsurance ? undefined : payer,
+    group_number: noInsurance ? undefined : optional('group_number'),
+    relationship: noInsurance ? undefined : optional('relationship'),
     phone: optional('phone'),
     provider: optional('provider'),
     visit_type: optional('visit_type'),
@@ -165,7 +229,7 @@ function rowToCreate(cells: string[], mapping: ColumnMapping, today: string): Ap
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue.path[0] ?? '');
-    return { reason: 'invalid_field', field, message: `${field} ${issue.message}.` };
+    return { reason: field === 'member_id' ? 'invalid_member_id' : 'invalid_field', field, message: `${field.replace(/_/g, ' ')} ${issue.message}.` };
   }
   return parsed.data;
 }
@@ -177,9 +241,9 @@ function dedupeKey(a: NormalAppointment): string {
   return a.external_id ? `ext:${a.external_id}` : `at:${a.date} ${a.time}|${personKey(a.first_name, a.last_name, a.date_of_birth)}`;
 }
 
-const COMPARED = ['date', 'time', 'first_name', 'last_name', 'date_of_birth', 'member_id', 'phone', 'provider_id', 'visit_type', 'service_type', 'location'] as const;
+const COMPARED = ['date', 'time', 'first_name', 'last_name', 'date_of_birth', 'member_id', 'payer', 'group_number', 'relationship', 'phone', 'provider_id', 'visit_type', 'service_type', 'location'] as const;
 
-type Written = { result: 'created' | 'updated' | 'unchanged'; appointment_id: string; patient: PatientMatch } | { duplicateOf: number };
+type Written = { result: 'created' | 'updated' | 'unchanged'; appointment_id: string; patient: PatientMatch; card: CardOutcome } | { duplicateOf: number };
 
 /**
  * Writes appointments in one transaction: all of them or, if anything throws, none. Rows
@@ -189,8 +253,9 @@ type Written = { result: 'created' | 'updated' | 'unchanged'; appointment_id: st
 function writeAppointments(deps: AppointmentDeps, items: { row: number; value: NormalAppointment }[], source: Source): Map<number, Written> {
   const { db, clock, ids } = deps;
   const effects = outboxEffects(deps);
+  const discover = deps.settings.read().discover_without_insurance;
   const out = new Map<number, Written>();
-  const created: { collection: 'appointments' | 'patients'; id: string }[] = [];
+  const created: { collection: 'appointments' | 'patients' | 'insurance_cards' | 'electronic_eligibility_discoveries'; id: string }[] = [];
   inTransaction(db, () => {
     const index: PatientIndex = loadPatientIndex(db, items.map((i) => i.value.date_of_birth));
     const seen = new Map<string, number>();
@@ -207,15 +272,21 @@ function writeAppointments(deps: AppointmentDeps, items: { row: number; value: N
       if (existing) {
         const changed = COMPARED.filter((field) => (existing[field] ?? null) !== (value[field] ?? null));
         if (changed.length === 0) {
-          out.set(row, { result: 'unchanged', appointment_id: existing.id, patient: existing.patient_match });
+          // The card is made again only if it is missing (a patient chosen since, a card of another payer taken at the desk).
+          const card = cardFor({ ...existing });
+          out.set(row, { result: 'unchanged', appointment_id: existing.id, patient: existing.patient_match, card });
           continue;
         }
         // Rescheduled or corrected in the scheduling system: the same appointment, new values.
-        // A new name or birth date is matched again; otherwise the desk's choice stands.
+        // A new name or birth date is matched again; otherwise the desk's choice stands, and so
+        // does its choice of payer while the schedule's payer is the same.
         const personChanged = changed.some((f) => f === 'first_name' || f === 'last_name' || f === 'date_of_birth');
         const patient = personChanged ? resolvePatient(value) : { patient_id: existing.patient_id, patient_match: existing.patient_match, candidate_patient_ids: existing.candidate_patient_ids };
-        db.update(appointments).set({ ...value, ...patient, updated_at: now }).where(eq(appointments.id, existing.id)).run();
-        out.set(row, { result: 'updated', appointment_id: existing.id, patient: patient.patient_match });
+        const payerChoice = existing.payer === value.payer && existing.clearinghouse_entity_id ? { clearinghouse_entity_id: existing.clearinghouse_entity_id, payer_candidate_ids: [] } : {};
+        const next = { ...value, ...payerChoice, ...patient };
+        db.update(appointments).set({ ...next, updated_at: now }).where(eq(appointments.id, existing.id)).run();
+        const card = cardFor({ id: existing.id, ...next });
+        out.set(row, { result: 'updated', appointment_id: existing.id, patient: patient.patient_match, card });
         created.push({ collection: 'appointments', id: existing.id });
         continue;
       }
@@ -224,8 +295,22 @@ function writeAppointments(deps: AppointmentDeps, items: { row: number; value: N
       db.insert(appointments)
         .values({ id, dedupe_key: key, ...value, ...patient, created_at: now, updated_at: now })
         .run();
+      const card = cardFor({ id, ...value, ...patient });
       created.push({ collection: 'appointments', id });
-      out.set(row, { result: 'created', appointment_id: id, patient: patient.patient_match });
+      out.set(row, { result: 'created', appointment_id: id, patient: patient.patient_match, card });
+    }
+
+    function cardFor(appointment: Parameters<typeof ensureScheduleCard>[2] & Pick<AppointmentRow, 'service_type'>): CardOutcome {
+      const made = ensureScheduleCard(deps, effects, appointment, source);
+      if (made.outcome === 'created') created.push({ collection: 'insurance_cards', id: made.card_id! });
+      if (made.outcome === 'none' && discover) {
+        const started = discoverWithoutInsurance(deps, effects, appointment, source);
+        if (started) {
+          created.push({ collection: 'insurance_cards', id: started.card_id }, { collection: 'electronic_eligibility_discoveries', id: started.discovery_id });
+          return 'discovery';
+        }
+      }
+      return made.outcome;
     }
 
     function resolvePatient(value: NormalAppointment): Pick<AppointmentRow, 'patient_id' | 'patient_match' | 'candidate_patient_ids'> {
@@ -286,7 +371,7 @@ export function importSchedule(deps: AppointmentDeps, input: ImportInput): Impor
   table.rows.forEach((cells, i) => {
     const row = table.firstRow + i;
     const create = rowToCreate(cells, mapping, today);
-    const value = isSkip(create) ? create : normalise(resolver, create);
+    const value = isSkip(create) ? create : normalise(resolver, create, mapping.payer !== undefined);
     if (isSkip(value)) results.push({ row, result: 'skipped', ...value });
     else usable.push({ row, value });
   });
@@ -303,10 +388,14 @@ export function importSchedule(deps: AppointmentDeps, input: ImportInput): Impor
 }
 
 export function countResults(rows: ImportRowResult[]): ImportCounts {
-  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0, patients_matched: 0, patients_created: 0, needs_person: 0 };
+  const counts: ImportCounts = { created: 0, updated: 0, unchanged: 0, skipped: 0, patients_matched: 0, patients_created: 0, needs_person: 0, cards_created: 0, needs_payer: 0, discoveries: 0 };
   for (const row of rows) {
     counts[row.result] += 1;
-    if (row.result === 'skipped' || row.result === 'unchanged') continue;
+    if (row.result === 'skipped') continue;
+    if (row.card === 'created') counts.cards_created += 1;
+    else if (row.card === 'needs_payer') counts.needs_payer += 1;
+    else if (row.card === 'discovery') counts.discoveries += 1;
+    if (row.result === 'unchanged') continue;
     if (row.patient === 'matched') counts.patients_matched += 1;
     else if (row.patient === 'created') counts.patients_created += 1;
     else counts.needs_person += 1;
@@ -319,12 +408,12 @@ export function createAppointment(
   deps: AppointmentDeps,
   input: AppointmentCreate,
   source: Source,
-): { result: 'created' | 'updated' | 'unchanged'; patient: PatientMatch; appointment: Appointment } {
+): { result: 'created' | 'updated' | 'unchanged'; patient: PatientMatch; card: CardOutcome; appointment: Appointment } {
   const value = normalise(createResolver(deps, deps.settings.read()), input);
   if (isSkip(value)) throw validationFailed([{ path: value.field, code: value.reason, message: value.message }]);
   const written = writeAppointments(deps, [{ row: 1, value }], source).get(1)!;
   if ('duplicateOf' in written) throw new ServiceError('internal_error', 'Something went wrong inside Coverdesk.');
-  return { result: written.result, patient: written.patient, appointment: toAppointment(appointmentRow(deps.db, written.appointment_id)) };
+  return { result: written.result, patient: written.patient, card: written.card, appointment: toAppointment(appointmentRow(deps.db, written.appointment_id)) };
 }
 
 /** What the import will read: the columns, the mapping it would use, the first rows. Writes nothing. */

@@ -32,9 +32,14 @@ export const DEFAULT_VISIT_TYPES: AppointmentSettings['visit_types'] = {
   'eye exam': 'vision_optometry',
 };
 
-export const DEFAULT_APPOINTMENT_SETTINGS: AppointmentSettings = { visit_types: DEFAULT_VISIT_TYPES, recheck_days: 7, max_in_flight: 4 };
+export const DEFAULT_APPOINTMENT_SETTINGS: AppointmentSettings = { visit_types: DEFAULT_VISIT_TYPES, recheck_days: 7, max_in_flight: 4, discover_without_insurance: false };
 
-const KEYS = { visit_types: 'appointments.visit_types', recheck_days: 'appointments.recheck_days', max_in_flight: 'appointments.max_in_flight' } as const;
+const KEYS = {
+  visit_types: 'appointments.visit_types',
+  recheck_days: 'appointments.recheck_days',
+  max_in_flight: 'appointments.max_in_flight',
+  discover_without_insurance: 'appointments.discover_without_insurance',
+} as const;
 const MAPPING_PREFIX = 'appointments.column_mapping:';
 
 export interface AppointmentSettingsStore {
@@ -58,6 +63,7 @@ export function createAppointmentSettings(deps: { db: Db }): AppointmentSettings
       visit_types: value(KEYS.visit_types) ?? DEFAULT_APPOINTMENT_SETTINGS.visit_types,
       recheck_days: value(KEYS.recheck_days) ?? DEFAULT_APPOINTMENT_SETTINGS.recheck_days,
       max_in_flight: value(KEYS.max_in_flight) ?? DEFAULT_APPOINTMENT_SETTINGS.max_in_flight,
+      discover_without_insurance: value(KEYS.discover_without_insurance) ?? DEFAULT_APPOINTMENT_SETTINGS.discover_without_insurance,
     });
     return parsed.success ? parsed.data : DEFAULT_APPOINTMENT_SETTINGS;
   };

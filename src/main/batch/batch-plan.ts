@@ -2,6 +2,8 @@ import { inTransaction, type Db } from '../db/open-database';
 import { batch_jobs, eligibility_batches } from '../db/schema';
 import { appointmentsOn, type AppointmentRow } from '../appointments/appointment-store';
 import type { BatchSkip } from '../../shared/bridge/appointment-contract';
+import { ServiceError } from '../../shared/service-error';
+import { NO_PROVIDER_MESSAGE } from './worklist';
 import type { BatchDeps } from './batch-deps';
 
 export type JobDecision = { state: 'queued'; insurance_card_id: string } | { state: 'skipped'; reason: BatchSkip; insurance_card_id: string | null };
@@ -39,9 +41,14 @@ export function decideJob(db: Db, appointment: AppointmentRow, options: { now: D
   return { state: 'queued', insurance_card_id: card.id };
 }
 
+/** What a provider would not change: the patient is unknown, or the check is recent or under way. */
+const WITHOUT_PROVIDER: ReadonlySet<BatchSkip> = new Set(['no_patient_match', 'recent_check', 'already_checking']);
+
 /**
  * A batch for one day: the batch and a job per appointment, written in one transaction, so
  * a crash leaves either the whole list or none of it. What runs the checks is the runner.
+ * Refused, writing nothing, while an appointment to check has no provider and the practice
+ * has no default one (a fresh install): a batch that skipped them all would look done.
  */
 export function planBatch(deps: BatchDeps, input: { date: string; start_at?: string }): string {
   const { db, clock, ids } = deps;
@@ -54,8 +61,12 @@ export function planBatch(deps: BatchDeps, input: { date: string; start_at?: str
     db.insert(eligibility_batches)
       .values({ id, date: input.date, start_at: startAt, state: startAt <= now.toISOString() ? 'running' : 'scheduled', created_at: now.toISOString() })
       .run();
-    for (const appointment of appointmentsOn(db, input.date)) {
-      const decision = decideJob(db, appointment, { now, recheckDays: settings.recheck_days, defaultProviderId });
+    const decided = appointmentsOn(db, input.date).map((appointment) => ({ appointment, decision: decideJob(db, appointment, { now, recheckDays: settings.recheck_days, defaultProviderId }) }));
+    const unprovided = decided.filter(({ appointment, decision }) => !(appointment.provider_id ?? defaultProviderId) && !(decision.state === 'skipped' && WITHOUT_PROVIDER.has(decision.reason)));
+    if (unprovided.length > 0) {
+      throw new ServiceError('no_provider', NO_PROVIDER_MESSAGE, [{ path: 'default_provider_id', code: 'no_provider', message: `${unprovided.length} of the day's appointments name no provider and the practice has no default provider: choose the provider the practice bills under.` }], { status: 422, type: 'invalid_request_error' });
+    }
+    for (const { appointment, decision } of decided) {
       db.insert(batch_jobs)
         .values({
           id: ids.next('bjb'),

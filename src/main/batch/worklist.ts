@@ -3,9 +3,20 @@ import { appointmentsOn, toAppointment } from '../appointments/appointment-store
 import type { WorklistRow, WorklistStatus } from '../../shared/bridge/appointment-contract';
 import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
 import type { Benefit, ClearinghouseEntityError } from '../../shared/contract';
+import { formatAmount } from '../../shared/money';
+import { isScheduleCardReference } from '../../shared/bridge/schedule-card';
+
+/** Without a provider no check can be asked: the one fix is the practice's, so every waiting row says so. */
+export const NO_PROVIDER_MESSAGE = 'No provider set: choose one, the provider the practice bills under, above the worklist or in Settings.';
+const NO_PROVIDER_ROW = 'No provider set: choose one above the worklist or in Settings.';
+
+/** The statuses a provider would move on: a row already answered keeps its answer. */
+const NEEDS_PROVIDER: ReadonlySet<WorklistStatus> = new Set(['no_card', 'payer_unknown', 'not_checked']);
 
 const GROUP: Record<WorklistStatus, WorklistRow['group']> = {
   needs_patient: 'needs_attention',
+  needs_payer: 'needs_attention',
+  no_provider: 'needs_attention',
   no_card: 'needs_attention',
   payer_unknown: 'needs_attention',
   rejected: 'needs_attention',
@@ -37,23 +48,35 @@ function copayOf(benefits: Benefit[]): string | null {
  * A day's appointments, each with the one status a person reads at a glance and what to do
  * about it; what needs a person first, then what is waiting, then what is ready.
  */
-export function worklist(db: Db, date: string): WorklistRow[] {
+export function worklist(db: Db, date: string, practice: { default_provider_id: string | null } = { default_provider_id: null }): WorklistRow[] {
   const sqlite = db.$client;
-  const newestCard = sqlite.prepare<[string], { id: string; carriers: string }>(
-    'SELECT id, insurance_carrier_ids AS carriers FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1',
+  const newestCard = sqlite.prepare<[string], { id: string; carriers: string; reference_id: string | null }>(
+    'SELECT id, insurance_carrier_ids AS carriers, reference_id FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1',
   );
   const newestCheck = sqlite.prepare<[string], CheckRow>(
     `SELECT c.id, c.status, c.benefits, c.clearinghouse_entity_errors AS errors,
             (SELECT state FROM outbox o WHERE o.record_id = c.id ORDER BY o.id DESC LIMIT 1) AS outbox_state
      FROM electronic_eligibility_checks c WHERE c.insurance_card_id = ? ORDER BY c.id DESC LIMIT 1`,
   );
+  const discovering = sqlite.prepare<[string], { id: string }>("SELECT id FROM electronic_eligibility_discoveries WHERE insurance_card_id = ? AND status = 'pending' LIMIT 1");
   const rows = appointmentsOn(db, date).map((row): WorklistRow => {
+    const status = statusOf(row);
+    return NEEDS_PROVIDER.has(status.status) && !(row.provider_id ?? practice.default_provider_id) ? { ...status, status: 'no_provider', group: GROUP.no_provider, detail: NO_PROVIDER_ROW } : status;
+  });
+  function statusOf(row: ReturnType<typeof appointmentsOn>[number]): WorklistRow {
     const appointment = toAppointment(row);
-    const base = { appointment, card_id: null, check_id: null, copay: null };
+    const base = { appointment, card_id: null, card_from_schedule: false, check_id: null, copay: null };
     const make = (status: WorklistStatus, detail: string, extra: Partial<WorklistRow> = {}): WorklistRow => ({ ...base, ...extra, status, group: GROUP[status], detail });
     if (!row.patient_id) return make('needs_patient', `${row.candidate_patient_ids.length} patients have this name and date of birth: choose which one this is.`);
+    if (!row.clearinghouse_entity_id && row.payer_candidate_ids.length > 0) {
+      return make('needs_payer', `The schedule's payer “${row.payer}” fits ${row.payer_candidate_ids.length} payers: choose which one, and its card is made.`);
+    }
     const card = newestCard.get(row.patient_id);
     if (!card) return make('no_card', 'No insurance card on file: take the card photo at arrival.');
+    base.card_from_schedule = isScheduleCardReference(card.reference_id);
+    if ((JSON.parse(card.carriers) as string[]).length === 0 && discovering.get(card.id)) {
+      return make('pending', 'Discovery is looking for the coverage (no insurance in the schedule).', { card_id: card.id });
+    }
     if ((JSON.parse(card.carriers) as string[]).length === 0) return make('payer_unknown', 'The card names no payer: run discovery to find the coverage.', { card_id: card.id });
     const check = newestCheck.get(card.id);
     if (!check) return make('not_checked', 'Not checked yet: run "Check" for this day.', { card_id: card.id });
@@ -77,7 +100,7 @@ export function worklist(db: Db, date: string): WorklistRow[] {
       return make('inactive', 'Coverage is inactive: ask for a current card or run discovery.', ids);
     }
     const copay = copayOf(benefits);
-    return make('ready', copay ? `Active; copay ${copay}.` : 'Active.', { ...ids, copay });
-  });
+    return make('ready', copay ? `Active; copay ${formatAmount(copay)}.` : 'Active.', { ...ids, copay });
+  }
   return rows.sort((a, b) => ORDER.indexOf(a.group) - ORDER.indexOf(b.group) || a.appointment.time.localeCompare(b.appointment.time));
 }

@@ -1,4 +1,4 @@
-import { assignPatient } from '../appointments/assign-patient';
+import { assignPatient, choosePayer } from '../appointments/assign-patient';
 import { createAppointment, importSchedule, previewSchedule, type AppointmentDeps } from '../appointments/appointment-import';
 import { appointmentsOn, toAppointment } from '../appointments/appointment-store';
 import type { ScheduleFileInput } from '../../shared/bridge/appointment-contract';
@@ -15,6 +15,7 @@ type AppointmentMethods =
   | 'appointments.preview'
   | 'appointments.import'
   | 'appointments.assignPatient'
+  | 'appointments.choosePayer'
   | 'appointments.settings'
   | 'appointments.updateSettings';
 
@@ -26,6 +27,7 @@ export function appointmentHandlers(deps: AppointmentDeps): HandlersFor<Appointm
     'appointments.preview': async (input) => previewSchedule(deps, bytesOf(input)),
     'appointments.import': async ({ mapping, ...file }) => importSchedule(deps, { bytes: bytesOf(file), mapping, source: 'dashboard' }),
     'appointments.assignPatient': async (input) => assignPatient(deps, input),
+    'appointments.choosePayer': async (input) => choosePayer(deps, input),
     'appointments.settings': async () => deps.settings.read(),
     'appointments.updateSettings': async (change) => deps.settings.update(change),
   };

@@ -14,6 +14,6 @@ export function batchHandlers(deps: BatchDeps & { runner: BatchRunner }): Handle
       return batchProgress(deps, input.date);
     },
     'appointments.progress': async ({ date }) => batchProgress(deps, date),
-    'appointments.worklist': async ({ date }) => ({ date, rows: worklist(deps.db, date) }),
+    'appointments.worklist': async ({ date }) => ({ date, rows: worklist(deps.db, date, deps.practice()) }),
   };
 }

@@ -277,6 +277,12 @@ export const appointments = sqliteTable(
     last_name: text('last_name').notNull(),
     date_of_birth: text('date_of_birth').notNull(),
     member_id: text('member_id'),
+    // The schedule's insurance (issue 26): with the member id, what makes the patient's card.
+    payer: text('payer'),
+    clearinghouse_entity_id: text('clearinghouse_entity_id'),
+    payer_candidate_ids: text('payer_candidate_ids', { mode: 'json' }).$type<string[]>().notNull().default([]),
+    group_number: text('group_number'),
+    relationship: text('relationship').$type<'self' | 'spouse' | 'child' | 'other'>(),
     phone: text('phone'),
     provider_id: text('provider_id'),
     visit_type: text('visit_type'),

@@ -162,7 +162,7 @@ export function createHost(options: HostOptions): Host {
     practice: () => settings.read(),
     photoUrl,
     onChange: (change) => {
-      if (change.collection === 'patients') channelAudit.append('create', change.id);
+      if (change.collection !== 'appointments') channelAudit.append('create', change.id);
       events.emit('records.changed', change);
     },
   });

@@ -14,13 +14,7 @@ export function formatWhen(timestamp: string, now = new Date()): string {
   return `${day}, ${time}`;
 }
 
-/** Cents as dollars: 150000 → "$1,500.00". */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
-  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
-}
+export { formatCents } from '../../shared/money';
 
 /** A fraction as a percentage: 0.2 → "20%", 0.125 → "12.5%". */
 export function formatPercent(fraction: number): string {

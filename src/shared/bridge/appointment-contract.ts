@@ -28,9 +28,49 @@ const OptionalText = z
   .regex(/^[^\p{Cc}]+$/u, 'must not contain control characters')
   .regex(WELL_FORMED_TEXT, BROKEN_UNICODE);
 
+/**
+ * The subscriber's relationship to the patient, as scheduling systems write it: words, or
+ * the X12 individual relationship codes (18 self, 01 spouse, 19 child, G8 other).
+ */
+export const Relationship = z.enum(['self', 'spouse', 'child', 'other']);
+export type Relationship = z.infer<typeof Relationship>;
+
+const RELATIONSHIP_WORDS: Record<string, Relationship> = {
+  self: 'self', '18': 'self', patient: 'self', subscriber: 'self', insured: 'self', s: 'self',
+  spouse: 'spouse', '01': 'spouse', '1': 'spouse', wife: 'spouse', husband: 'spouse', partner: 'spouse', 'domestic partner': 'spouse',
+  child: 'child', '19': 'child', son: 'child', daughter: 'child', dependent: 'child', dependant: 'child', c: 'child',
+  other: 'other', g8: 'other',
+};
+
+/** The relationship a cell names, or null when it names none we know. */
+export function readRelationship(text: string): Relationship | null {
+  return RELATIONSHIP_WORDS[text.trim().toLowerCase().replace(/\s+/g, ' ')] ?? null;
+}
+
+/**
+ * A member id from a schedule: letters and digits as printed on the card (spaces and dashes
+ * allowed), with at least one digit. Scheduling systems put "N/A", "SELF PAY" or "see card"
+ * in the column; those are not member ids and must not become cards.
+ */
+export const ScheduleMemberId = CardText.refine((value) => /^[A-Za-z0-9][A-Za-z0-9 -]{1,39}$/.test(value) && /\d/.test(value), 'must be the member id as printed on the card: 2 to 40 letters and digits (spaces and dashes allowed), with at least one digit');
+
+/** A payer cell that says the patient has no insurance: the row has none, it is not an unknown payer. */
+export function saysNoInsurance(text: string): boolean {
+  return /^(self[\s-]*pay|none|no insurance|uninsured|cash|private pay|n\/?a)$/i.test(text.trim());
+}
+
 /** How the patient of an appointment was found: an existing one, one made by the import, or a person must choose. */
 export const PatientMatch = z.enum(['matched', 'created', 'ambiguous']);
 export type PatientMatch = z.infer<typeof PatientMatch>;
+
+/**
+ * What became of a row's insurance: a card made from it, a card the patient already has with
+ * that member id and payer, a payer to choose first, a card waiting for the patient to be
+ * chosen, no insurance in the row, or (no insurance, and the practice's setting says so) a
+ * blank card from the schedule with a discovery looking for the patient's coverage.
+ */
+export const CardOutcome = z.enum(['created', 'on_file', 'needs_payer', 'needs_patient', 'none', 'discovery']);
+export type CardOutcome = z.infer<typeof CardOutcome>;
 
 /** One appointment as the practice-management system sends it (JSON, one at a time). */
 export const AppointmentCreate = z.strictObject({
@@ -39,7 +79,12 @@ export const AppointmentCreate = z.strictObject({
   first_name: NamePart,
   last_name: NamePart,
   date_of_birth: DateOfBirth,
-  member_id: CardText.optional(),
+  member_id: ScheduleMemberId.optional(),
+  /** The payer, by name or payer id as the desk's payer directory knows it; with `member_id` it makes the patient's card. */
+  payer: OptionalText.optional(),
+  group_number: CardText.optional(),
+  /** The subscriber's relationship to the patient: self, spouse, child, other (or 18, 01, 19, G8). */
+  relationship: OptionalText.optional(),
   phone: OptionalText.optional(),
   /** A provider's id, name or NPI; absent: the practice's default provider. */
   provider: OptionalText.optional(),
@@ -59,6 +104,14 @@ export const Appointment = z.object({
   last_name: z.string(),
   date_of_birth: z.string(),
   member_id: z.string().nullable(),
+  /** The payer as the schedule wrote it. */
+  payer: z.string().nullable(),
+  /** The payer it was matched to (or the desk chose); null while `payer_candidate_ids` wait for a choice. */
+  clearinghouse_entity_id: Id.nullable(),
+  /** The payers the schedule's payer could be: a person chooses (`appointments.choosePayer`). */
+  payer_candidate_ids: z.array(Id),
+  group_number: z.string().nullable(),
+  relationship: Relationship.nullable(),
   phone: z.string().nullable(),
   provider_id: Id.nullable(),
   visit_type: z.string().nullable(),
@@ -77,6 +130,7 @@ export type Appointment = z.infer<typeof Appointment>;
 export const AppointmentWritten = z.object({
   result: z.enum(['created', 'updated', 'unchanged']),
   patient: PatientMatch,
+  card: CardOutcome,
   appointment: Appointment,
 });
 export type AppointmentWritten = z.infer<typeof AppointmentWritten>;
@@ -91,6 +145,9 @@ export const ScheduleField = z.enum([
   'patient_name',
   'date_of_birth',
   'member_id',
+  'payer',
+  'group_number',
+  'relationship',
   'phone',
   'provider',
   'visit_type',
@@ -140,14 +197,18 @@ export const SkipReason = z.enum([
   'unknown_visit_type',
   'invalid_field',
   'duplicate_row',
+  'unknown_payer',
+  'invalid_member_id',
+  'incomplete_insurance',
+  'invalid_relationship',
 ]);
 export type SkipReason = z.infer<typeof SkipReason>;
 
 export const ImportRowResult = z.discriminatedUnion('result', [
-  z.object({ row: z.number().int(), result: z.literal('created'), appointment_id: Id, patient: PatientMatch }),
-  z.object({ row: z.number().int(), result: z.literal('updated'), appointment_id: Id, patient: PatientMatch }),
+  z.object({ row: z.number().int(), result: z.literal('created'), appointment_id: Id, patient: PatientMatch, card: CardOutcome }),
+  z.object({ row: z.number().int(), result: z.literal('updated'), appointment_id: Id, patient: PatientMatch, card: CardOutcome }),
   /** Already imported and unchanged: nothing written. */
-  z.object({ row: z.number().int(), result: z.literal('unchanged'), appointment_id: Id, patient: PatientMatch }),
+  z.object({ row: z.number().int(), result: z.literal('unchanged'), appointment_id: Id, patient: PatientMatch, card: CardOutcome }),
   z.object({ row: z.number().int(), result: z.literal('skipped'), reason: SkipReason, field: z.string(), message: z.string() }),
 ]);
 export type ImportRowResult = z.infer<typeof ImportRowResult>;
@@ -160,6 +221,12 @@ export const ImportCounts = z.object({
   patients_matched: z.number().int(),
   patients_created: z.number().int(),
   needs_person: z.number().int(),
+  /** Insurance cards made from the schedule's member id and payer. */
+  cards_created: z.number().int(),
+  /** Rows whose payer fits several of the directory's payers: a person chooses. */
+  needs_payer: z.number().int(),
+  /** Rows without insurance sent to discovery (`discover_without_insurance`). */
+  discoveries: z.number().int(),
 });
 export type ImportCounts = z.infer<typeof ImportCounts>;
 
@@ -175,11 +242,19 @@ export const AppointmentSettings = z.object({
   recheck_days: z.number().int().min(0).max(365),
   /** At most this many batch checks waiting for the upstream at once. */
   max_in_flight: z.number().int().min(1).max(50),
+  /**
+   * A row without insurance, for a patient with no card, starts a discovery (from a blank card
+   * marked as from the schedule) when imported, so the coverage is looked for before the visit.
+   */
+  discover_without_insurance: z.boolean(),
 });
 export type AppointmentSettings = z.infer<typeof AppointmentSettings>;
 export const AppointmentSettingsUpdate = AppointmentSettings.partial().strict();
 
 export const AppointmentListInput = z.strictObject({ date: LocalDate });
+
+/** A person settles which payer the schedule meant: one of the candidates (or any payer the desk knows). */
+export const ChoosePayerInput = z.strictObject({ id: Id, clearinghouse_entity_id: Id });
 
 export const AssignPatientInput = z.strictObject({
   id: Id,
@@ -217,6 +292,8 @@ export type BatchProgress = z.infer<typeof BatchProgress>;
 /** The one status a person reads on the worklist. */
 export const WorklistStatus = z.enum([
   'needs_patient',
+  'needs_payer',
+  'no_provider',
   'no_card',
   'payer_unknown',
   'rejected',
@@ -235,6 +312,8 @@ export const WorklistRow = z.object({
   /** needs a person / waiting / ready: what the row's colour says. */
   group: z.enum(['needs_attention', 'waiting', 'ready']),
   card_id: Id.nullable(),
+  /** The card was made from the schedule's member id and payer, not captured at the desk (no photos). */
+  card_from_schedule: z.boolean(),
   check_id: Id.nullable(),
   copay: z.string().nullable(),
   /** A plain sentence: what is wrong and what fixes it. */

@@ -62,6 +62,7 @@ import {
   AppointmentSettingsUpdate,
   AppointmentWritten,
   AssignPatientInput,
+  ChoosePayerInput,
   BatchProgress,
   BatchStart,
   ImportResult,
@@ -177,6 +178,7 @@ export const BRIDGE_METHODS = {
   'appointments.preview': { input: ScheduleFileInput, output: SchedulePreview },
   'appointments.import': { input: ScheduleImportInput, output: ImportResult },
   'appointments.assignPatient': { input: AssignPatientInput, output: Appointment },
+  'appointments.choosePayer': { input: ChoosePayerInput, output: Appointment },
   'appointments.settings': { input: z.strictObject({}), output: AppointmentSettings },
   'appointments.updateSettings': { input: AppointmentSettingsUpdate, output: AppointmentSettings },
   // Batch eligibility for a day ("Check tomorrow"), its progress, and the day's worklist.

@@ -192,3 +192,31 @@ export function searchPayers(index: PayerIndex, query: string, limit = 20): Paye
   }
   return [...best.values()].sort((a, b) => b.score - a.score || a.entry.name.localeCompare(b.entry.name)).slice(0, limit);
 }
+
+/** What a payer written in a file names: one payer, several it could be, or none the desk knows. */
+export type PayerResolution = { kind: 'matched'; entry: PayerEntry } | { kind: 'ambiguous'; entries: PayerEntry[] } | { kind: 'none' };
+
+/**
+ * The payer a file's cell names (a schedule's payer column), through the same search the
+ * payer picker uses. A payer id or alias id written in full names its payer (a primary id
+ * wins over another payer's alias); else a name or alternate name written in full; else
+ * the search's hits. One payer: matched. More than one: a person chooses among the best
+ * (`limit`), never guessed, since a wrong payer checks the wrong coverage.
+ */
+export function resolvePayer(index: PayerIndex, text: string, limit = 6): PayerResolution {
+  const hits = searchPayers(index, text, 60);
+  if (hits.length === 0) return { kind: 'none' };
+  const wanted = text.trim().toUpperCase();
+  const byPrimaryId = hits.filter((h) => h.entry.payer_id.toUpperCase() === wanted);
+  if (byPrimaryId.length === 1) return { kind: 'matched', entry: byPrimaryId[0].entry };
+  const byAlias = hits.filter((h) => h.entry.alias_ids.some((id) => id.toUpperCase() === wanted));
+  if (byAlias.length > 0) return byAlias.length === 1 ? { kind: 'matched', entry: byAlias[0].entry } : { kind: 'ambiguous', entries: byAlias.slice(0, limit).map((h) => h.entry) };
+  const norm = normalizePayerText(text);
+  const byName = hits.filter((h) => normalizePayerText(h.entry.name) === norm);
+  if (byName.length === 1) return { kind: 'matched', entry: byName[0].entry };
+  if (byName.length > 1) return { kind: 'ambiguous', entries: byName.slice(0, limit).map((h) => h.entry) };
+  const byAlternate = hits.filter((h) => h.entry.alternate_names.some((n) => normalizePayerText(n) === norm));
+  if (byAlternate.length === 1) return { kind: 'matched', entry: byAlternate[0].entry };
+  const candidates = (byAlternate.length > 1 ? byAlternate : hits).slice(0, limit).map((h) => h.entry);
+  return candidates.length === 1 ? { kind: 'matched', entry: candidates[0] } : { kind: 'ambiguous', entries: candidates };
+}

@@ -2,7 +2,10 @@ import { useState } from 'react';
 import type { BatchProgress } from '../../../shared/bridge/appointment-contract';
 import { useBridge } from '../bridge/bridge-provider';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
+import { useDeskStatus } from '../state/desk-status';
+import { useReferenceData } from '../state/reference-data';
 import { Button } from '../ui/button';
+import { SelectField } from '../ui/field';
 import { Notice } from '../ui/notice';
 
 function timeLeft(seconds: number | null): string {
@@ -15,7 +18,7 @@ function timeLeft(seconds: number | null): string {
  * "Check tomorrow" (or the day shown): a batch of checks the host runs and keeps through a
  * restart; here its progress, updated by the host's events, or a start time while the app is open.
  */
-export function BatchPanel({ date, label }: { date: string; label: string }) {
+export function BatchPanel({ date, label, onProviderSet }: { date: string; label: string; onProviderSet?(): void }) {
   const bridge = useBridge();
   // The host pushes each step as an event (bridge-invalidation.ts); a slow poll covers a missed one.
   const progress = useBridgeQuery('appointments.progress', { date }, { poll: (p) => (p && p.state !== 'finished' && p.state !== 'none' ? 2000 : false) });
@@ -39,6 +42,7 @@ export function BatchPanel({ date, label }: { date: string; label: string }) {
   const running = p && (p.state === 'running' || p.state === 'scheduled');
   return (
     <div className="batch-panel no-print stack" data-testid="batch-panel">
+      <ProviderSetup onSaved={onProviderSet} />
       <div className="row">
         <Button variant="primary" disabled={Boolean(running)} onClick={() => void start()}>
           Check {label}
@@ -74,5 +78,56 @@ function ProgressLine({ progress }: { progress: BatchProgress }) {
         <div className="meter__fill" style={{ width: `${share}%` }} />
       </div>
     </div>
+  );
+}
+
+/**
+ * A fresh install has no default provider, and no check can be asked without one: before
+ * the first batch the desk is asked for the provider the practice bills under (the
+ * service's providers, the sandbox's out of the box). Saved as the Settings default.
+ */
+function ProviderSetup({ onSaved }: { onSaved?(): void }) {
+  const bridge = useBridge();
+  const { settings, reload } = useDeskStatus();
+  const { providers } = useReferenceData();
+  const [chosen, setChosen] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  if (!settings || settings.default_provider_id) return null;
+  const save = async () => {
+    if (!chosen) {
+      setError('Choose the provider the practice bills under.');
+      return;
+    }
+    const answer = await bridge.settings.update({ default_provider_id: chosen });
+    if (!answer.ok) setError(answer.error.message);
+    else {
+      setError(null);
+      reload();
+      onSaved?.();
+    }
+  };
+  return (
+    <form
+      className="stack"
+      aria-label="Provider for checks"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <Notice tone="warn">No provider set: choose the provider the practice bills under before checking. It becomes the default provider in Settings.</Notice>
+      <div className="row row--bottom">
+        <SelectField
+          id="batch-provider"
+          label="Provider the practice bills under"
+          placeholder="Choose a provider"
+          value={chosen}
+          onChange={setChosen}
+          options={providers.map((provider) => ({ value: provider.id, label: `${provider.name} (NPI ${provider.npi})` }))}
+          error={error ?? undefined}
+        />
+        <Button type="submit">Save provider</Button>
+      </div>
+    </form>
   );
 }

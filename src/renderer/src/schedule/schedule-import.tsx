@@ -4,7 +4,7 @@ import { ScheduleField as ScheduleFields } from '../../../shared/bridge/appointm
 import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 import { Notice, Panel } from '../ui/notice';
-import { FIELD_LABELS, SKIP_LABELS } from './worklist-labels';
+import { columnLabel, FIELD_LABELS, SKIP_LABELS } from './worklist-labels';
 
 /** The host refuses more; saying so before reading a huge file spares the desk a wait. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -195,13 +195,17 @@ function ImportSummary({ result }: { result: ImportResult }) {
       <Notice tone={skipped.length > 0 ? 'warn' : 'ok'}>
         {counts.created} new {counts.created === 1 ? 'appointment' : 'appointments'}, {counts.updated} changed, {counts.unchanged} already here, {counts.skipped} not imported.{' '}
         {counts.patients_created > 0 && `${counts.patients_created} new ${counts.patients_created === 1 ? 'patient' : 'patients'} registered. `}
-        {counts.needs_person > 0 && `${counts.needs_person} need you to choose the patient (see the worklist).`}
+        {counts.cards_created > 0 && `${counts.cards_created} insurance ${counts.cards_created === 1 ? 'card' : 'cards'} made from the schedule. `}
+        {counts.needs_person > 0 && `${counts.needs_person} need you to choose the patient (see the worklist). `}
+        {counts.needs_payer > 0 && `${counts.needs_payer} need you to choose the payer (see the worklist). `}
+        {counts.discoveries > 0 && `${counts.discoveries} without insurance sent to discovery.`}
       </Notice>
       {skipped.length > 0 && (
         <table className="table" aria-label="Rows not imported">
           <thead>
             <tr>
               <th>Row</th>
+              <th>Column</th>
               <th>Why</th>
               <th>What to do</th>
             </tr>
@@ -211,6 +215,7 @@ function ImportSummary({ result }: { result: ImportResult }) {
               row.result === 'skipped' ? (
                 <tr key={row.row}>
                   <td>{row.row}</td>
+                  <td>{columnLabel(row.field)}</td>
                   <td>{SKIP_LABELS[row.reason]}</td>
                   <td>{row.message}</td>
                 </tr>

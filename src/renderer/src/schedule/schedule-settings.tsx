@@ -26,6 +26,7 @@ function SettingsForm({ saved, onSaved }: { saved: AppointmentSettings; onSaved(
   );
   const [recheckDays, setRecheckDays] = useState(String(saved.recheck_days));
   const [inFlight, setInFlight] = useState(String(saved.max_in_flight));
+  const [discover, setDiscover] = useState(saved.discover_without_insurance);
   const [message, setMessage] = useState<{ tone: 'ok' | 'bad'; text: string } | null>(null);
 
   const save = async () => {
@@ -33,6 +34,7 @@ function SettingsForm({ saved, onSaved }: { saved: AppointmentSettings; onSaved(
       visit_types: Object.fromEntries(types.filter((t) => t.name.trim()).map((t) => [t.name.trim(), t.service_type])),
       recheck_days: Number(recheckDays),
       max_in_flight: Number(inFlight),
+      discover_without_insurance: discover,
     });
     if (!answer.ok) setMessage({ tone: 'bad', text: answer.error.errors?.map((e) => `${e.path}: ${e.message}`).join(' ') || answer.error.message });
     else {
@@ -58,6 +60,10 @@ function SettingsForm({ saved, onSaved }: { saved: AppointmentSettings; onSaved(
           <input id="max-in-flight" className="input input--time" type="number" min={1} max={50} value={inFlight} onChange={(e) => setInFlight(e.target.value)} />
         </div>
       </div>
+      <label className="row">
+        <input type="checkbox" checked={discover} onChange={(e) => setDiscover(e.target.checked)} />
+        Run a discovery, when the schedule is imported, for a patient with no insurance in the schedule and no card on file
+      </label>
       <table className="table" aria-label="Visit types">
         <thead>
           <tr>

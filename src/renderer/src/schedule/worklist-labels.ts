@@ -6,6 +6,8 @@ type Tone = 'ok' | 'bad' | 'warn' | 'info' | 'neutral';
 /** The one status a person reads on the worklist, in words first and colour second. */
 export const WORKLIST_STATUS: Record<WorklistStatus, { label: string; tone: Tone }> = {
   needs_patient: { label: 'Which patient?', tone: 'bad' },
+  needs_payer: { label: 'Which payer?', tone: 'bad' },
+  no_provider: { label: 'No provider set', tone: 'bad' },
   no_card: { label: 'No card', tone: 'bad' },
   payer_unknown: { label: 'Payer unknown', tone: 'bad' },
   rejected: { label: 'Rejected', tone: 'bad' },
@@ -24,6 +26,10 @@ export function worklistAction(row: WorklistRow): { label: string; route: Route 
   switch (row.status) {
     case 'needs_patient':
       return { label: 'Choose patient', route: null };
+    case 'needs_payer':
+      return { label: 'Choose payer', route: null };
+    case 'no_provider':
+      return { label: 'Choose provider', route: { screen: 'settings' } };
     case 'no_card':
       return { label: 'Take card photo', route: { screen: 'intake', patientId } };
     case 'payer_unknown':
@@ -50,6 +56,9 @@ export const FIELD_LABELS: Record<ScheduleField, string> = {
   patient_name: 'Patient name (one column)',
   date_of_birth: 'Date of birth',
   member_id: 'Member id',
+  payer: 'Payer (name or payer id)',
+  group_number: 'Group number',
+  relationship: 'Relationship to subscriber',
   phone: 'Phone',
   provider: 'Provider',
   visit_type: 'Visit type',
@@ -67,7 +76,16 @@ export const SKIP_LABELS: Record<SkipReason, string> = {
   unknown_visit_type: 'Visit type not known',
   invalid_field: 'Value not valid',
   duplicate_row: 'Duplicate row',
+  unknown_payer: 'Payer not known',
+  invalid_member_id: 'Member id not valid',
+  incomplete_insurance: 'Insurance half filled',
+  invalid_relationship: 'Relationship not known',
 };
+
+/** A skipped row's column as the mapping names it (the field, when it is not a schedule column). */
+export function columnLabel(field: string): string {
+  return field in FIELD_LABELS ? FIELD_LABELS[field as ScheduleField] : field;
+}
 
 /** "9:30 AM" from "09:30": how the desk reads a time. */
 export function formatTime(hhmm: string): string {

@@ -1,6 +1,8 @@
 import { memo, useState } from 'react';
 import type { WorklistRow } from '../../../shared/bridge/appointment-contract';
 import { formatDob, localDate, patientName } from '../format';
+import { formatAmount } from '../../../shared/money';
+import { useReferenceData } from '../state/reference-data';
 import { useBridge } from '../bridge/bridge-provider';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { useNavigation } from '../state/navigation';
@@ -47,7 +49,7 @@ export function ScheduleScreen() {
           </label>
           <input id="worklist-date" className="input input--date" type="date" value={date} onChange={(event) => event.target.value && setDate(event.target.value)} />
         </div>
-        <BatchPanel date={date} label={label} />
+        <BatchPanel date={date} label={label} onProviderSet={() => worklist.reload()} />
         {worklist.error && <Notice tone="bad">{worklist.error.message}</Notice>}
         {worklist.loading && !worklist.data ? (
           <Loading label="Loading the worklist…" />
@@ -114,7 +116,8 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
         <td>{appointment.visit_type ?? <span className="muted">—</span>}</td>
         <td>
           <Badge tone={status.tone}>{status.label}</Badge>
-          {row.copay && <div className="small">Copay {row.copay}</div>}
+          {row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>}
+          {row.card_from_schedule && <div className="small muted">Card from the schedule</div>}
         </td>
         <td>{row.detail}</td>
         <td className="no-print">
@@ -127,9 +130,7 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
       </tr>
       {choosing && (
         <tr className="no-print">
-          <td colSpan={6}>
-            <ChoosePatient row={row} onDone={() => setChoosing(false)} />
-          </td>
+          <td colSpan={6}>{row.status === 'needs_payer' ? <ChoosePayer row={row} onDone={() => setChoosing(false)} /> : <ChoosePatient row={row} onDone={() => setChoosing(false)} />}</td>
         </tr>
       )}
     </>
@@ -159,6 +160,33 @@ function ChoosePatient({ row, onDone }: { row: WorklistRow; onDone(): void }) {
       <Button size="small" onClick={() => void assign(null)}>
         Someone new
       </Button>
+      {error && <Notice tone="bad">{error}</Notice>}
+    </div>
+  );
+}
+
+/** The schedule's payer fits several of the directory's: a person says which, and the card is made from the schedule. */
+function ChoosePayer({ row, onDone }: { row: WorklistRow; onDone(): void }) {
+  const bridge = useBridge();
+  const { entities } = useReferenceData();
+  const { appointment } = row;
+  const [error, setError] = useState<string | null>(null);
+  const byId = new Map(entities.map((e) => [e.id, e]));
+  const choose = async (id: string) => {
+    const answer = await bridge.appointments.choosePayer({ id: appointment.id, clearinghouse_entity_id: id });
+    if (!answer.ok) setError(answer.error.message);
+    else onDone();
+  };
+  return (
+    <div className="row" role="group" aria-label={`Which payer is “${appointment.payer ?? ''}”?`}>
+      {appointment.payer_candidate_ids.map((id) => {
+        const payer = byId.get(id);
+        return (
+          <Button key={id} size="small" onClick={() => void choose(id)}>
+            {payer ? `${payer.name} · payer id ${payer.payer_id}` : id}
+          </Button>
+        );
+      })}
       {error && <Notice tone="bad">{error}</Notice>}
     </div>
   );

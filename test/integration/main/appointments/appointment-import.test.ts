@@ -122,7 +122,7 @@ describe('appointment import', () => {
     fx = startTestHost({ localApi: false, hotFolder: false });
     const first = await fx.host.bridge['appointments.import']({ text: `${HEADER}\nA-1,12/1/2026,9:00 AM,Doe,Jane,1/2/1980,,\n` });
     const moved = await fx.host.bridge['appointments.import']({ text: `${HEADER}\nA-1,12/2/2026,11:30 AM,Doe,Jane,1/2/1980,,\n` });
-    expect(moved.rows).toEqual([{ row: 2, result: 'updated', appointment_id: (first.rows[0] as { appointment_id: string }).appointment_id, patient: 'created' }]);
+    expect(moved.rows).toEqual([{ row: 2, result: 'updated', appointment_id: (first.rows[0] as { appointment_id: string }).appointment_id, patient: 'created', card: 'none' }]);
     expect((await fx.host.bridge['appointments.list']({ date: '2026-12-01' })).data).toEqual([]);
     expect((await fx.host.bridge['appointments.list']({ date: '2026-12-02' })).data).toEqual([expect.objectContaining({ time: '11:30', external_id: 'A-1' })]);
     expect(fx.snapshot()).toMatchObject({ appointments: 1, patients: 1 });
@@ -263,8 +263,8 @@ describe('appointments on the local API', () => {
     const imported = await httpRequest(target, { method: 'POST', path: '/v1/appointments/import', headers: { 'content-type': 'text/csv', authorization: auth }, body: csv });
     expect(imported.status).toBe(200);
     expect(imported.json.rows).toEqual([
-      { row: 2, result: 'unchanged', appointment_id: created.json.appointment.id, patient: 'created' },
-      { row: 3, result: 'created', appointment_id: expect.any(String), patient: 'matched' },
+      { row: 2, result: 'unchanged', appointment_id: created.json.appointment.id, patient: 'created', card: 'none' },
+      { row: 3, result: 'created', appointment_id: expect.any(String), patient: 'matched', card: 'none' },
     ]);
     const listed = await httpRequest(target, { path: '/v1/appointments?date=2026-12-01', headers: { authorization: auth } });
     expect(listed.json.data.map((a: { external_id: string }) => a.external_id)).toEqual(['PM-1', 'PM-3']);

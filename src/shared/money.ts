@@ -1,0 +1,29 @@
+/**
+ * Amounts arrive as decimal strings ("1500.00"); sums are done in whole cents so no
+ * cent is lost to floating point. Null when the text is not a plain decimal.
+ */
+export function centsFromDecimal(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) return null;
+  const [, sign, whole, fraction = ''] = match;
+  // Half-up on the third decimal: payers occasionally send mills.
+  const padded = `${fraction}000`;
+  let cents = Number(whole) * 100 + Number(padded.slice(0, 2));
+  if (Number(padded[2]) >= 5) cents += 1;
+  return sign ? -cents : cents;
+}
+
+/** Cents as dollars: 150000 → "$1,500.00". */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  const dollars = Math.floor(abs / 100).toLocaleString('en-US');
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A payer's decimal amount as the desk reads it ("20" → "$20.00"); what is not a plain decimal is shown as sent. */
+export function formatAmount(text: string): string {
+  const cents = centsFromDecimal(text);
+  return cents === null ? text : formatCents(cents);
+}
