@@ -1,6 +1,7 @@
 import type { Db } from '../db/open-database';
 import { appointmentsOn, toAppointment } from '../appointments/appointment-store';
 import type { WorklistRow, WorklistStatus } from '../../shared/bridge/appointment-contract';
+import { currentCardOf } from '../records/current-card';
 import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
 import type { Benefit, ClearinghouseEntityError } from '../../shared/contract';
 
@@ -39,9 +40,6 @@ function copayOf(benefits: Benefit[]): string | null {
  */
 export function worklist(db: Db, date: string): WorklistRow[] {
   const sqlite = db.$client;
-  const newestCard = sqlite.prepare<[string], { id: string; carriers: string }>(
-    'SELECT id, insurance_carrier_ids AS carriers FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1',
-  );
   const newestCheck = sqlite.prepare<[string], CheckRow>(
     `SELECT c.id, c.status, c.benefits, c.clearinghouse_entity_errors AS errors,
             (SELECT state FROM outbox o WHERE o.record_id = c.id ORDER BY o.id DESC LIMIT 1) AS outbox_state
@@ -52,7 +50,7 @@ export function worklist(db: Db, date: string): WorklistRow[] {
     const base = { appointment, card_id: null, check_id: null, copay: null };
     const make = (status: WorklistStatus, detail: string, extra: Partial<WorklistRow> = {}): WorklistRow => ({ ...base, ...extra, status, group: GROUP[status], detail });
     if (!row.patient_id) return make('needs_patient', `${row.candidate_patient_ids.length} patients have this name and date of birth: choose which one this is.`);
-    const card = newestCard.get(row.patient_id);
+    const card = currentCardOf(db, row.patient_id);
     if (!card) return make('no_card', 'No insurance card on file: take the card photo at arrival.');
     if ((JSON.parse(card.carriers) as string[]).length === 0) return make('payer_unknown', 'The card names no payer: run discovery to find the coverage.', { card_id: card.id });
     const check = newestCheck.get(card.id);

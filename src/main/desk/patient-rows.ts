@@ -1,11 +1,12 @@
 import type { Db } from '../db/open-database';
+import { CURRENT_CARD_ORDER } from '../records/current-card';
 import { preparedOnce } from '../records/statements';
 import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
 import type { DeskPatientRow } from '../../shared/bridge/desk-contract';
 import type { Status, SyncState } from '../../shared/contract';
 
 /**
- * One row per patient for Today and search: the patient, their newest card, their latest
+ * One row per patient for Today and search: the patient, their current card, their latest
  * check and how far all three got upstream. Ids travel as one JSON array (json_each), so
  * 10,000 patients are four statements, not 40,000 lookups.
  */
@@ -47,7 +48,7 @@ function statements(db: Db) {
     newestCards: sqlite.prepare<[string], CardRow>(
       `SELECT c.patient_id, c.id, c.member_id, c.plan_name, c.carrier_id, e.name AS payer_name FROM (
          SELECT c.patient_id, c.id, c.member_id, c.plan_name, json_extract(c.insurance_carrier_ids, '$[0]') AS carrier_id,
-                row_number() OVER (PARTITION BY c.patient_id ORDER BY c.created_at DESC, c.id DESC) AS n
+                row_number() OVER (PARTITION BY c.patient_id ORDER BY ${CURRENT_CARD_ORDER}) AS n
          FROM insurance_cards c WHERE c.patient_id IN (SELECT value FROM json_each(?))
        ) c LEFT JOIN clearinghouse_entities e ON e.id = c.carrier_id WHERE c.n = 1`,
     ),
