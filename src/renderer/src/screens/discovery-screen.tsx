@@ -100,7 +100,7 @@ function PatientDiscovery({ patientId }: { patientId: string }) {
                       <SyncBadge state={discovery.sync?.state} />
                       {discovery.finished_at && <span className="muted small">finished {formatWhen(discovery.finished_at)}</span>}
                     </div>
-                    {from && <StartedFrom discovery={discovery} card={from} payer={payerName(from.insurance_carrier_ids[0])} earlier={versions.earlier.has(from.id)} />}
+                    {from && <StartedFrom discovery={discovery} card={from} earlier={versions.earlier.has(from.id)} />}
                     {discovery.status === 'pending' && <Loading label="Asking payers…" />}
                     {discovery.status !== 'pending' && spawned.length === 0 && <NoCoverageFound discovery={discovery} />}
                     {spawned.length > 0 && (
@@ -133,18 +133,17 @@ function PatientDiscovery({ patientId }: { patientId: string }) {
 }
 
 /**
- * The card a discovery started from, as it was then: its member id is the one the discovery
- * was sent with. A card that had none and has one now got it from the discovery, which
- * says so rather than crediting the card.
+ * The card a discovery started from, as it was sent: its member id is the one the discovery
+ * was sent with (the card's payer and member id may have been filled in by the discovery
+ * since, so neither is credited to the card). One it found says so.
  */
-function StartedFrom({ discovery, card, payer, earlier }: { discovery: Discovery; card: InsuranceCard; payer: string | undefined; earlier: boolean }) {
+function StartedFrom({ discovery, card, earlier }: { discovery: Discovery; card: InsuranceCard; earlier: boolean }) {
   const sent = discovery.insurance_card_member_id;
   const found = !sent && card.member_id ? card.member_id : undefined;
-  const asSent = cardLabel({ ...card, member_id: sent }, payer);
   return (
     <p className="small muted">
-      From the card: {asSent}
-      {earlier ? ' · earlier version' : ''}
+      From the card added {formatWhen(card.created_at)}
+      {earlier ? ' (an earlier version)' : ''}: {sent ? `member id ${sent}` : 'no member id'}
       {found && (
         <>
           {' · '}
