@@ -127,7 +127,13 @@ for (const viewport of VIEWPORTS) {
     test('a card naming someone else asks before it is filed under the chosen patient; a draft is dropped only when discarded', async ({ desk }) => {
       const { page } = desk;
       await openScreen(page, 'Intake');
-      await fillNewPatient(page, { first: 'Emily', last: 'Dickinson', dob: '12/10/1930' });
+      await fillNewPatient(page, { first: 'Emily', last: 'Dickinson', dob: '6/3/26' });
+      // A two-digit year is written back in full on leaving the field, and the century chosen stays said.
+      const dob = page.getByLabel('Date of birth', { exact: true });
+      await dob.press('Tab');
+      await expect(dob).toHaveValue('06/03/2026');
+      await expect(page.getByText(/^Read as June 3, 2026\./)).toHaveText('Read as June 3, 2026. The year was typed with two digits: for 1926, type it in full (06/03/1926).');
+      await dob.fill('12/10/1930');
       await memberIdField(page).fill('DIC-1830');
       await page.getByRole('button', { name: 'Save card' }).click();
       await expect(eligibilityHeading(page)).toHaveText('Eligibility — Dickinson, Emily');
