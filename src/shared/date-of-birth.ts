@@ -29,3 +29,14 @@ export function dateOfBirthToIso(text: string, today: string): string | null {
   }
   return null;
 }
+
+/**
+ * The other century a two-digit year could have meant, when that is a possible birth year
+ * (1900 or later): "6/3/26" read as 2026 could be 1926. Null for a year typed in full, or
+ * when the rule already took the earlier century (the later one would be in the future).
+ */
+export function otherCenturyYear(text: string, iso: string): number | null {
+  if (!/^\d{1,2}[/.-]\d{1,2}[/.-]\d{2}$/.test(text.trim())) return null;
+  const earlier = Number(iso.slice(0, 4)) - 100;
+  return earlier >= 1900 ? earlier : null;
+}

@@ -22,8 +22,9 @@ test('every screen passes axe-core with no serious or critical violations', asyn
   await expectAccessible(desk, 'Today (empty)');
 
   const patient = await service.create('patients', { first_name: 'Aisha', last_name: 'Khan', date_of_birth: '1992-07-21' }, DESK);
-  const good = await service.create('insurance_cards', { patient_id: patient.id, member_id: '918273645', insurance_carrier_ids: [AETNA] }, DESK);
+  // The rejected card first, then the good one: the newest card is the patient's card (issue 26, item 3).
   const bad = await service.create('insurance_cards', { patient_id: patient.id, member_id: 'AAA72-001', insurance_carrier_ids: [AETNA] }, DESK);
+  const good = await service.create('insurance_cards', { patient_id: patient.id, member_id: '918273645', insurance_carrier_ids: [AETNA] }, DESK);
   const failing = await service.create('electronic_eligibility_checks', { insurance_card_id: bad.id, provider_id: MAPLE, clearinghouse_entity_id: AETNA, service_type: 'health_benefit_plan_coverage' }, DESK);
   await service.create('electronic_eligibility_checks', { insurance_card_id: good.id, provider_id: MAPLE, clearinghouse_entity_id: AETNA, service_type: 'physician_visit_office_sick' }, DESK);
   await service.create('electronic_eligibility_discoveries', { insurance_card_id: good.id, source: 'dashboard' }, DESK);
@@ -52,8 +53,9 @@ test('every screen passes axe-core with no serious or critical violations', asyn
   await expectAccessible(desk, 'Discovery');
 
   await openScreen(page, 'Intake');
-  await expectAccessible(desk, 'Intake (patient already chosen)');
-  await page.getByRole('radio', { name: 'New patient' }).check();
+  // A new intake: no patient carried over from Discovery (issue 26, item 6).
+  await expectAccessible(desk, 'Intake (a new intake)');
+  await expect(page.getByRole('radio', { name: 'New patient' })).toBeChecked();
   await page.getByRole('button', { name: 'Save card' }).click();
   await expect(page.getByText('First name is required.')).toBeVisible();
   await expectAccessible(desk, 'Intake (field errors)');
@@ -62,7 +64,7 @@ test('every screen passes axe-core with no serious or critical violations', asyn
   await expectAccessible(desk, 'Intake (camera open)');
 
   await openScreen(page, 'Eligibility');
-  await expectAccessible(desk, 'Eligibility (same patient kept)');
+  await expectAccessible(desk, 'Eligibility (patient search)');
 
   await openScreen(page, 'Sync');
   await expect(page.getByTestId('sync-counts')).toBeVisible();

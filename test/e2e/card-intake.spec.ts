@@ -2,7 +2,7 @@ import type { Page, Route } from '@playwright/test';
 import { makePng } from '@test/support/images';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
-import { fillNewPatient, memberIdField, openScreen, runCheck } from './desk-actions';
+import { fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
 import { expect, test, type Desk } from './fixtures';
 
 // Issue 14, item 6: an intake that never loses what was read off the card.
@@ -155,7 +155,13 @@ for (const viewport of VIEWPORTS) {
         expect(count(desk, 'insurance_cards')).toBe(0);
         await expect(page.locator('.field--review').first()).toBeVisible();
         await desk.shot('save-held-for-checking');
+        // Pressed again with fields still marked: Save asks whether they were compared with the card.
         await page.getByRole('button', { name: 'Save card' }).click();
+        const marks = page.getByTestId('save-question-marks');
+        await expect(marks).toContainText('still marked “Check this”');
+        await expect(marks.getByRole('button', { name: /^Check (it|them) first$/ })).toBeFocused();
+        expect(count(desk, 'insurance_cards')).toBe(0);
+        await marks.getByRole('button', { name: /match(es)? the card: save$/ }).click();
         await expect(eligibility).toBeVisible();
       }
       const [stored] = storedCards(desk);
@@ -197,8 +203,7 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 30_000 });
       // As a desk that misread the card and typed a wrong group number over the right one.
       await page.getByLabel('Group number', { exact: true }).fill('WRONG-1');
-      await page.getByRole('button', { name: 'Save card' }).click();
-      await expect(page.getByRole('heading', { level: 1, name: /^Eligibility — / })).toBeVisible();
+      await saveReadCard(page);
       const [original] = storedCards(desk);
       // Checked once as it was: the latest check names the card that is about to be replaced.
       await runCheck(page, { serviceType: OFFICE_VISIT });

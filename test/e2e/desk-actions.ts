@@ -45,6 +45,19 @@ export async function saveCard(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: /^Eligibility — / })).toBeVisible();
 }
 
+/**
+ * Saves a card read from a photo, as a desk that has compared what was read with the card:
+ * Save asks about fields still marked "Check this", and the answer is that they match.
+ */
+export async function saveReadCard(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Save card' }).click();
+  const eligibility = page.getByRole('heading', { level: 1, name: /^Eligibility — / });
+  const marks = page.getByTestId('save-question-marks');
+  await expect(eligibility.or(marks)).toBeVisible({ timeout: 30_000 });
+  if (await marks.isVisible()) await marks.getByRole('button', { name: /match(es)? the card: save$/ }).click();
+  await expect(eligibility).toBeVisible();
+}
+
 /** From the Eligibility screen: provider, service type (payer comes from the card), run. */
 export async function runCheck(page: Page, options: { provider?: string; serviceType?: { search: string; label: string } } = {}): Promise<void> {
   const provider = SEED_PROVIDERS.find((p) => p.name === (options.provider ?? 'Maple Street Family Medicine'));

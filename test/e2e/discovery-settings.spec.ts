@@ -18,6 +18,9 @@ test('a discovery from a bare card finds the coverage and lists the check it sta
   await expect(spawned).toContainText('Health benefit plan coverage · Aetna');
   await expect(spawned).toContainText('W284619375', { timeout: 20_000 });
   await expect(spawned).toContainText('Active', { timeout: 20_000 });
+  // Issue 26 (Low): the id the discovery found is credited to it, not to the bare card it started from.
+  await expect(discovery.getByTestId('discovery-found-member-id')).toHaveText('member id W284619375 found by this discovery', { timeout: 20_000 });
+  await expect(discovery.getByText(/^From the card added/)).toContainText(': no member id');
   await desk.shot('discovery-spawned-check');
   await spawned.getByRole('button', { name: 'Open' }).click();
   await expect(page.getByTestId('benefits-summary').getByTestId('plan-state')).toHaveText('Active', { timeout: 20_000 });

@@ -1,6 +1,6 @@
 import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
 import { scannedCardWithCopay } from './card-images';
-import { fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
+import { fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
 import { SCREENSHOT_DIR, expect, test } from './fixtures';
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
@@ -34,7 +34,7 @@ test('intake from a card photo pre-fills the card, and the check shows the sandb
   await expect(page.getByLabel('Group number', { exact: true })).toHaveValue(card.truth.group_number);
   await expect(page.getByRole('combobox', { name: 'Payer' })).toHaveValue(card.truth.payer_name);
   await desk.shot('intake-prefilled');
-  await saveCard(page);
+  await saveReadCard(page);
 
   await runCheck(page, { serviceType: OFFICE_VISIT });
   const summary = page.getByTestId('benefits-summary');

@@ -4,6 +4,7 @@ import { appointmentsOn, type AppointmentRow } from '../appointments/appointment
 import type { BatchSkip } from '../../shared/bridge/appointment-contract';
 import { ServiceError } from '../../shared/service-error';
 import { NO_PROVIDER_MESSAGE } from './worklist';
+import { currentCardOf } from '../records/current-card';
 import type { BatchDeps } from './batch-deps';
 
 export type JobDecision = { state: 'queued'; insurance_card_id: string } | { state: 'skipped'; reason: BatchSkip; insurance_card_id: string | null };
@@ -18,9 +19,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function decideJob(db: Db, appointment: AppointmentRow, options: { now: Date; recheckDays: number; defaultProviderId: string | null }): JobDecision {
   if (!appointment.patient_id) return { state: 'skipped', reason: 'no_patient_match', insurance_card_id: null };
   const sqlite = db.$client;
-  const card = sqlite
-    .prepare<[string], { id: string; carriers: string }>('SELECT id, insurance_carrier_ids AS carriers FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1')
-    .get(appointment.patient_id);
+  const card = currentCardOf(db, appointment.patient_id);
   if (!card) return { state: 'skipped', reason: 'no_card', insurance_card_id: null };
   const payer = (JSON.parse(card.carriers) as string[])[0];
   if (!payer) return { state: 'skipped', reason: 'payer_unknown', insurance_card_id: card.id };

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open-database';
 import { appointmentsOn, toAppointment } from '../appointments/appointment-store';
 import type { WorklistRow, WorklistStatus } from '../../shared/bridge/appointment-contract';
+import { currentCardOf } from '../records/current-card';
 import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
 import type { Benefit, ClearinghouseEntityError } from '../../shared/contract';
 import { formatAmount } from '../../shared/money';
@@ -50,9 +51,6 @@ function copayOf(benefits: Benefit[]): string | null {
  */
 export function worklist(db: Db, date: string, practice: { default_provider_id: string | null } = { default_provider_id: null }): WorklistRow[] {
   const sqlite = db.$client;
-  const newestCard = sqlite.prepare<[string], { id: string; carriers: string; reference_id: string | null }>(
-    'SELECT id, insurance_carrier_ids AS carriers, reference_id FROM insurance_cards WHERE patient_id = ? ORDER BY id DESC LIMIT 1',
-  );
   const newestCheck = sqlite.prepare<[string], CheckRow>(
     `SELECT c.id, c.status, c.benefits, c.clearinghouse_entity_errors AS errors,
             (SELECT state FROM outbox o WHERE o.record_id = c.id ORDER BY o.id DESC LIMIT 1) AS outbox_state
@@ -71,7 +69,7 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
     if (!row.clearinghouse_entity_id && row.payer_candidate_ids.length > 0) {
       return make('needs_payer', `The schedule's payer “${row.payer}” fits ${row.payer_candidate_ids.length} payers: choose which one, and its card is made.`);
     }
-    const card = newestCard.get(row.patient_id);
+    const card = currentCardOf(db, row.patient_id);
     if (!card) return make('no_card', 'No insurance card on file: take the card photo at arrival.');
     base.card_from_schedule = isScheduleCardReference(card.reference_id);
     if ((JSON.parse(card.carriers) as string[]).length === 0 && discovering.get(card.id)) {

@@ -1,12 +1,13 @@
 import type { Db } from '../db/open-database';
+import { CURRENT_CARD_ORDER } from '../records/current-card';
 import { preparedOnce } from '../records/statements';
 import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
 import type { DeskPatientRow } from '../../shared/bridge/desk-contract';
 import type { Status, SyncState } from '../../shared/contract';
 
 /**
- * One row per patient for Today and search: the patient, their newest card, their latest
- * check and how far all three got upstream. Ids travel as one JSON array (json_each), so
+ * One row per patient for Today and search: the patient, their current card, that card's
+ * latest check and how far all three got upstream. Ids travel as one JSON array (json_each), so
  * 10,000 patients are four statements, not 40,000 lookups.
  */
 
@@ -26,7 +27,7 @@ interface CardRow {
   payer_name: string | null;
 }
 interface CheckRow {
-  patient_id: string;
+  card_id: string;
   id: string;
   status: Status;
   /** A JSON array of the distinct benefit codes. */
@@ -47,18 +48,19 @@ function statements(db: Db) {
     newestCards: sqlite.prepare<[string], CardRow>(
       `SELECT c.patient_id, c.id, c.member_id, c.plan_name, c.carrier_id, e.name AS payer_name FROM (
          SELECT c.patient_id, c.id, c.member_id, c.plan_name, json_extract(c.insurance_carrier_ids, '$[0]') AS carrier_id,
-                row_number() OVER (PARTITION BY c.patient_id ORDER BY c.created_at DESC, c.id DESC) AS n
+                row_number() OVER (PARTITION BY c.patient_id ORDER BY ${CURRENT_CARD_ORDER}) AS n
          FROM insurance_cards c WHERE c.patient_id IN (SELECT value FROM json_each(?))
        ) c LEFT JOIN clearinghouse_entities e ON e.id = c.carrier_id WHERE c.n = 1`,
     ),
+    // The newest check of each current card: the answer the row shows is about the card it shows.
     latestChecks: sqlite.prepare<[string], CheckRow>(
-      `SELECT patient_id, id, status, checked_at,
+      `SELECT card_id, id, status, checked_at,
               (SELECT json_group_array(DISTINCT json_extract(b.value, '$.code')) FROM json_each(k.benefits) b) AS benefit_codes
        FROM (
-         SELECT c.patient_id, k.id, k.status, k.benefits, coalesce(k.finished_at, k.created_at) AS checked_at,
-                row_number() OVER (PARTITION BY c.patient_id ORDER BY k.created_at DESC, k.id DESC) AS n
-         FROM electronic_eligibility_checks k JOIN insurance_cards c ON c.id = k.insurance_card_id
-         WHERE c.patient_id IN (SELECT value FROM json_each(?))
+         SELECT k.insurance_card_id AS card_id, k.id, k.status, k.benefits, coalesce(k.finished_at, k.created_at) AS checked_at,
+                row_number() OVER (PARTITION BY k.insurance_card_id ORDER BY k.created_at DESC, k.id DESC) AS n
+         FROM electronic_eligibility_checks k
+         WHERE k.insurance_card_id IN (SELECT value FROM json_each(?))
        ) k WHERE n = 1`,
     ),
     activity: sqlite.prepare<[{ ids: string }], ActivityRow>(
@@ -91,7 +93,7 @@ export function deskPatientRows(db: Db, patientIds: readonly string[]): DeskPati
   const s = statements(db);
   const ids = JSON.stringify(patientIds);
   const cards = new Map(s.newestCards.all(ids).map((row) => [row.patient_id, row]));
-  const checks = new Map(s.latestChecks.all(ids).map((row) => [row.patient_id, row]));
+  const checks = new Map(s.latestChecks.all(JSON.stringify([...cards.values()].map((c) => c.id))).map((row) => [row.card_id, row]));
   const activity = new Map(s.activity.all({ ids }).map((row) => [row.patient_id, row.last_activity_at]));
   const recordIds = [...patientIds, ...[...cards.values()].map((c) => c.id), ...[...checks.values()].map((c) => c.id)];
   // A record with no outbox entry came from upstream: synced.
@@ -99,7 +101,7 @@ export function deskPatientRows(db: Db, patientIds: readonly string[]): DeskPati
 
   const rows = s.patients.all(ids).map((patient): DeskPatientRow => {
     const card = cards.get(patient.id);
-    const check = checks.get(patient.id);
+    const check = card ? checks.get(card.id) : undefined;
     const states = [patient.id, card?.id, check?.id].flatMap((id) => (id ? [syncOf.get(id) ?? 'synced'] : []));
     const row: DeskPatientRow = {
       patient_id: patient.id,

@@ -12,6 +12,7 @@ import { SettingsScreen } from './screens/settings-screen';
 import { AuditScreen } from './screens/audit-screen';
 import { ScheduleScreen } from './screens/schedule-screen';
 import { CheckNotices } from './state/check-notices';
+import { IntakeDraftProvider } from './intake/intake-draft';
 
 export function App() {
   return (
@@ -52,7 +53,9 @@ function Shell() {
           </div>
           <Nav route={route} navigate={navigate} />
           <main id="main" className={`main${route.screen === 'today' ? ' main--fill' : ''}`} tabIndex={-1}>
-            <CurrentScreen route={route} />
+            <IntakeDraftProvider>
+              <CurrentScreen route={route} />
+            </IntakeDraftProvider>
           </main>
         </div>
       </CheckNotices>
@@ -60,7 +63,11 @@ function Shell() {
   );
 }
 
-/** Eligibility and Discovery are about one patient: moving between them keeps that patient. */
+/**
+ * Eligibility and Discovery are about one patient: moving between them keeps that patient.
+ * Intake does not take it along: a new intake starts with no patient chosen, so a card is
+ * never saved to whoever was on screen before (an unsaved card in Intake is kept as it was).
+ */
 function carryPatient(current: Route, screen: Route['screen']): Route {
   const patientId = 'patientId' in current ? current.patientId : undefined;
   const cardId = 'cardId' in current ? current.cardId : undefined;
@@ -68,8 +75,6 @@ function carryPatient(current: Route, screen: Route['screen']): Route {
     case 'eligibility':
     case 'discovery':
       return { screen, patientId, cardId };
-    case 'intake':
-      return { screen, patientId };
     default:
       return { screen };
   }

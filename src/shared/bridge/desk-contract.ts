@@ -20,7 +20,7 @@ import {
  * local API and extraction previews. Declared here so contract.ts only lists method names.
  */
 
-/** The badge a desk reads first: the latest check's outcome, or `none` before any check. */
+/** The badge a desk reads first: the outcome of the latest check of the card shown (the current card), or `none` before any. */
 export const EligibilityBadge = z.enum(['active', 'inactive', 'failed', 'pending', 'none']);
 export type EligibilityBadge = z.infer<typeof EligibilityBadge>;
 
@@ -40,7 +40,7 @@ export const DeskPatientRow = z.object({
   checked_at: Timestamp.optional(),
   /** The newest record of this patient (patient, card, check or discovery). */
   last_activity_at: Timestamp,
-  /** The least advanced sync state among the patient, their newest card and newest check. */
+  /** The least advanced sync state among the patient, their current (newest) card and its newest check. */
   sync_state: SyncState,
 });
 export type DeskPatientRow = z.infer<typeof DeskPatientRow>;

@@ -65,3 +65,31 @@ export function splitMemberName(printed: string): SplitName | null {
   while (start > 1 && PARTICLES.has(parts[start - 1].toUpperCase())) start--;
   return { first: titleWord(parts[0], false, false), last: titleSurname(parts.slice(start)) };
 }
+
+/** Letters only, lower case, accents off: "Ó'Brien-Núñez" → ["obrien", "nunez"]. */
+function nameTokens(text: string): string[] {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/['’]/g, '')
+    .toLowerCase()
+    .split(/[^\p{L}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * Whether the member name printed on a card is this patient: every word of the last name
+ * is there, and the first name or its initial ("DICKINSON, EMILY E", "E DICKINSON").
+ * Case, accents, order, middle names and suffixes are forgiven. A blank member name names
+ * no one else, so it is taken as a match.
+ */
+export function memberNamesPatient(printed: string, patient: { first_name: string; last_name: string }): boolean {
+  const member = nameTokens(printed);
+  if (member.length === 0) return true;
+  const last = nameTokens(patient.last_name);
+  const [first] = nameTokens(patient.first_name);
+  if (!last.every((word) => member.includes(word))) return false;
+  if (!first) return true;
+  const others = member.filter((word) => !last.includes(word));
+  return others.some((word) => word === first || (word.length === 1 && first.startsWith(word)));
+}

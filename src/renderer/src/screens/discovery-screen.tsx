@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { serviceTypeLabel, type Discovery } from '../../../shared/contract';
+import { serviceTypeLabel, type Discovery, type InsuranceCard } from '../../../shared/contract';
 import { useBridge } from '../bridge/bridge-provider';
 import { formatDob, formatWhen, patientName } from '../format';
 import { useNavigation, type Route } from '../state/navigation';
@@ -10,23 +10,25 @@ import { SelectField } from '../ui/field';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { PatientPickerScreen } from '../ui/patient-picker-screen';
 import { ScreenTitle } from '../ui/screen-title';
-import { cardLabel, usePatientDetail } from './eligibility-screen';
+import { cardVersions } from '../../../shared/current-card';
+import { cardLabel, usePatientDetail, versionedCardLabel } from './eligibility-screen';
 
 export function DiscoveryScreen({ route }: { route: Extract<Route, { screen: 'discovery' }> }) {
   if (!route.patientId) return <PatientPickerScreen title="Discovery" screen="discovery" />;
-  return <PatientDiscovery patientId={route.patientId} initialCardId={route.cardId} />;
+  return <PatientDiscovery patientId={route.patientId} />;
 }
 
 /**
  * Discovery asks which coverage a card (and the patient's details) lead to; the checks it
  * spawns are listed under it as they arrive.
  */
-function PatientDiscovery({ patientId, initialCardId }: { patientId: string; initialCardId?: string }) {
+function PatientDiscovery({ patientId }: { patientId: string }) {
   const { navigate } = useNavigation();
   const bridge = useBridge();
   const detail = usePatientDetail(patientId);
   const { entities } = useReferenceData();
-  const [cardId, setCardId] = useState<string | undefined>(initialCardId);
+  // The card the person picked; until then the patient's current card (src/shared/current-card.ts).
+  const [cardId, setCardId] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -34,7 +36,8 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
   if (detail.loading && !data) return <Loading label="Loading the patient…" />;
   if (!data) return <Notice tone="bad">{detail.error?.message ?? 'This patient could not be loaded.'}</Notice>;
 
-  const card = data.cards.find((c) => c.id === (cardId ?? data.discoveries[0]?.insurance_card_id)) ?? data.cards[0];
+  const versions = cardVersions(data.cards);
+  const card = (cardId ? data.cards.find((c) => c.id === cardId) : undefined) ?? versions.current;
   const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
   const cardOf = (id: string) => data.cards.find((c) => c.id === id);
   const discoveries = data.discoveries;
@@ -65,7 +68,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
         <Panel title="Find coverage" titleId="discovery-run">
           <p>Discovery asks payers which coverage this patient has, from the card and the patient’s name and date of birth. Eligibility checks it finds appear below.</p>
           {data.cards.length > 1 ? (
-            <SelectField id="discovery-card" label="Card" value={card.id} onChange={setCardId} options={data.cards.map((c) => ({ value: c.id, label: cardLabel(c, payerName(c.insurance_carrier_ids[0])) }))} />
+            <SelectField id="discovery-card" label="Card" value={card.id} onChange={setCardId} options={data.cards.map((c) => ({ value: c.id, label: versionedCardLabel(c, payerName(c.insurance_carrier_ids[0]), versions.earlier.has(c.id)) }))} />
           ) : (
             <p>
               <strong>Card:</strong> {cardLabel(card, payerName(card.insurance_carrier_ids[0]))}
@@ -97,7 +100,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
                       <SyncBadge state={discovery.sync?.state} />
                       {discovery.finished_at && <span className="muted small">finished {formatWhen(discovery.finished_at)}</span>}
                     </div>
-                    {from && <p className="small muted">From the card: {cardLabel(from, payerName(from.insurance_carrier_ids[0]))}</p>}
+                    {from && <StartedFrom discovery={discovery} card={from} earlier={versions.earlier.has(from.id)} />}
                     {discovery.status === 'pending' && <Loading label="Asking payers…" />}
                     {discovery.status !== 'pending' && spawned.length === 0 && <NoCoverageFound discovery={discovery} />}
                     {spawned.length > 0 && (
@@ -126,6 +129,30 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
         </Panel>
       )}
     </div>
+  );
+}
+
+/**
+ * The card a discovery started from, as it was sent: its member id is the one the discovery
+ * was sent with (the card's payer and member id may have been filled in by the discovery
+ * since, so neither is credited to the card). One it found says so.
+ */
+function StartedFrom({ discovery, card, earlier }: { discovery: Discovery; card: InsuranceCard; earlier: boolean }) {
+  const sent = discovery.insurance_card_member_id;
+  const found = !sent && card.member_id ? card.member_id : undefined;
+  return (
+    <p className="small muted">
+      From the card added {formatWhen(card.created_at)}
+      {earlier ? ' (an earlier version)' : ''}: {sent ? `member id ${sent}` : 'no member id'}
+      {found && (
+        <>
+          {' · '}
+          <span data-testid="discovery-found-member-id">
+            member id <span className="mono">{found}</span> found by this discovery
+          </span>
+        </>
+      )}
+    </p>
   );
 }
 

@@ -1,11 +1,11 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { DEFAULT_SERVICE_TYPE, serviceTypeLabel, type Check, type FixableField, type InsuranceCard, type ServiceType } from '../../../shared/contract';
 import type { DeskPatientDetail } from '../../../shared/bridge/desk-contract';
+import { cardVersions } from '../../../shared/current-card';
 import { summarizeBenefits } from '../eligibility/benefit-summary';
 import { BenefitsTable } from '../eligibility/benefits-table';
 import { correctedCard, type CardCorrection } from '../eligibility/corrected-card';
 import { CardCorrectionForm } from '../eligibility/card-correction-form';
-import { cardVersions } from '../eligibility/card-versions';
 import { FailureView } from '../eligibility/failure-view';
 import { SERVICE_TYPE_OPTIONS, filterServiceTypes, type ServiceTypeOption } from '../eligibility/service-type-options';
 import { SummaryView } from '../eligibility/summary-view';
@@ -43,6 +43,11 @@ export function cardLabel(card: InsuranceCard, payer: string | undefined): strin
   return [card.member_id ? `Member id ${card.member_id}` : 'No member id', payer, `added ${formatWhen(card.created_at)}`].filter(Boolean).join(' · ');
 }
 
+/** A card in a list of the patient's cards: the ones a newer card replaced say so. */
+export function versionedCardLabel(card: InsuranceCard, payer: string | undefined, earlier: boolean): string {
+  return `${cardLabel(card, payer)}${earlier ? ' · earlier version' : ''}`;
+}
+
 /** A check or discovery still waiting for its answer. */
 function waiting(data: DeskPatientDetail | undefined): boolean {
   return !!data && (data.checks.some((c) => c.status === 'pending') || data.discoveries.some((d) => d.status === 'pending'));
@@ -60,10 +65,12 @@ export function usePatientDetail(patientId: string) {
 
 export function EligibilityScreen({ route }: { route: Extract<Route, { screen: 'eligibility' }> }) {
   if (!route.patientId) return <PatientPickerScreen title="Eligibility" screen="eligibility" />;
-  return <PatientEligibility patientId={route.patientId} initialCardId={route.cardId} initialCheckId={route.checkId} />;
+  // The route's card is not a choice: the screen opens on the patient's current card (an
+  // earlier version named by a route would re-send what was corrected). Its check, if named, is shown.
+  return <PatientEligibility patientId={route.patientId} initialCheckId={route.checkId} />;
 }
 
-function PatientEligibility({ patientId, initialCardId, initialCheckId }: { patientId: string; initialCardId?: string; initialCheckId?: string }) {
+function PatientEligibility({ patientId, initialCheckId }: { patientId: string; initialCheckId?: string }) {
   const { navigate } = useNavigation();
   const bridge = useBridge();
   const watchCheck = useWatchCheck();
@@ -71,7 +78,8 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
   const { providers, entities } = useReferenceData();
   const { settings, sync } = useDeskStatus();
 
-  const [cardId, setCardId] = useState<string | undefined>(initialCardId);
+  // The card the person picked from the list; until then, the patient's current card.
+  const [cardId, setCardId] = useState<string | undefined>();
   const [providerId, setProviderId] = useState('');
   const [payerId, setPayerId] = useState('');
   const [serviceType, setServiceType] = useState<ServiceType>(DEFAULT_SERVICE_TYPE);
@@ -82,18 +90,14 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
 
   const data: DeskPatientDetail | null = detail.data;
   const versions = useMemo(() => cardVersions(data?.cards ?? []), [data?.cards]);
-  // Opened without a card: the one of the latest check, so this screen agrees with Today's
-  // badge; if that card was corrected since, its newest version.
-  const lastChecked = data?.checks[0]?.insurance_card_id;
-  const card = data?.cards.find((c) => c.id === (cardId ?? (lastChecked && versions.current.get(lastChecked)) ?? lastChecked)) ?? data?.cards[0];
+  // The patient's current card (the newest: src/shared/current-card.ts), as Today, the batch
+  // and the worklist have it, unless the person picked another. A card id not listed yet
+  // (a correction just saved, the list still reloading) falls back to it meanwhile.
+  const card = (cardId ? data?.cards.find((c) => c.id === cardId) : undefined) ?? versions.current;
   const [correcting, setCorrecting] = useState(false);
   const [correctedNote, setCorrectedNote] = useState<string | null>(null);
 
-  // Defaults: the newest card, its payer, the practice's default provider (else the last one used).
-  // A card id not listed yet (a correction just saved, the list still reloading) is kept.
-  useEffect(() => {
-    if (card && !cardId) setCardId(card.id);
-  }, [card, cardId]);
+  // Defaults: the card's payer, the practice's default provider (else the last one used).
   const cardPayerId = card?.insurance_carrier_ids[0];
   useEffect(() => {
     if (cardPayerId) setPayerId(cardPayerId);
@@ -114,6 +118,9 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
   const checks = data?.checks ?? [];
   const shown: Check | undefined = (shownCheckId && checks.find((c) => c.id === shownCheckId)) || checks.find((c) => c.insurance_card_id === card?.id);
   const shownCard = data?.cards.find((c) => c.id === shown?.insurance_card_id);
+  // An answer about an earlier version (opened from a notice or the history) is run again
+  // with the card in use now, never with the one that was replaced.
+  const rerunCard = shownCard && shownCard.id === card?.id ? shownCard : card;
   useAnswerReveal(shown, initialCheckId);
   const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
   const providerName = (id: string | undefined) => providers.find((p) => p.id === id)?.name;
@@ -159,7 +166,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
     if (busy) return;
     setBusy(true);
     try {
-      let useCard = shownCard ?? card;
+      let useCard = rerunCard;
       if (useCard && Object.keys(corrections).length > 0) {
         const created = await bridge.cards.create(correctedCard(useCard, patientId, corrections));
         if (!created.ok) {
@@ -241,7 +248,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
                   label="Card"
                   value={card?.id ?? ''}
                   onChange={setCardId}
-                  options={data.cards.map((c) => ({ value: c.id, label: `${cardLabel(c, payerName(c.insurance_carrier_ids[0]))}${versions.earlier.has(c.id) ? ' · earlier version' : ''}` }))}
+                  options={data.cards.map((c) => ({ value: c.id, label: versionedCardLabel(c, payerName(c.insurance_carrier_ids[0]), versions.earlier.has(c.id)) }))}
                   error={errors.insurance_card_id}
                 />
               ) : (
@@ -263,7 +270,7 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
                   >
                     Correct this card
                   </Button>
-                  {versions.earlier.has(card.id) && <span className="card-version-note">An earlier version: a corrected card replaced it.</span>}
+                  {versions.earlier.has(card.id) && <span className="card-version-note">An earlier version: a newer card replaced it.</span>}
                 </div>
               )}
               <SelectField
@@ -332,10 +339,17 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
         {shown ? `Eligibility check: ${shown.status === 'pending' ? 'waiting for the answer' : shown.status === 'success' ? 'answered' : 'failed'}.` : ''}
       </p>
       <div id="check-result" tabIndex={-1} className="stack">
+        {shown && shownCard && versions.earlier.has(shownCard.id) && (
+          <Notice tone="warn">
+            This answer is for an earlier version of the card{shownCard.member_id ? ` (member id ${shownCard.member_id})` : ''}. Checks now use the current card
+            {rerunCard?.member_id ? ` (member id ${rerunCard.member_id})` : ''}.
+          </Notice>
+        )}
         {shown && (
           <CheckResult
             check={shown}
             card={shownCard}
+            rerunCard={rerunCard}
             payerName={payerName(shown.clearinghouse_entity_id)}
             providerName={providerName(shown.provider_id)}
             offline={offline}
@@ -377,6 +391,8 @@ function PatientEligibility({ patientId, initialCardId, initialCheckId }: { pati
 interface CheckResultProps {
   check: Check;
   card: InsuranceCard | undefined;
+  /** The card a re-run uses (corrections start from its fields). */
+  rerunCard: InsuranceCard | undefined;
   payerName: string | undefined;
   providerName: string | undefined;
   offline: boolean;
@@ -387,7 +403,7 @@ interface CheckResultProps {
   onOpenSync(): void;
 }
 
-function CheckResult({ check, card, payerName, providerName, offline, busy, onRerun, onFocusField, onOpenIntake, onOpenSync }: CheckResultProps) {
+function CheckResult({ check, card, rerunCard, payerName, providerName, offline, busy, onRerun, onFocusField, onOpenIntake, onOpenSync }: CheckResultProps) {
   const bridge = useBridge();
   const summary = useMemo(
     () => (check.status === 'success' ? summarizeBenefits({ benefits: check.benefits ?? [], service_type: check.service_type, card_plan_name: card?.plan_name }) : null),
@@ -421,7 +437,7 @@ function CheckResult({ check, card, payerName, providerName, offline, busy, onRe
     );
   }
   if (check.status === 'failure') {
-    return <FailureView check={check} card={card} busy={busy} onRerun={onRerun} onFocusField={onFocusField} onOpenIntake={onOpenIntake} />;
+    return <FailureView check={check} card={rerunCard} busy={busy} onRerun={onRerun} onFocusField={onFocusField} onOpenIntake={onOpenIntake} />;
   }
   return (
     <>

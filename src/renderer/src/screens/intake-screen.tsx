@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
-import type { ClearinghouseEntity, ExtractedFields, InboxItem, Patient } from '../../../shared/contract';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import type { ClearinghouseEntity, ExtractedFields, InboxItem } from '../../../shared/contract';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { formatDob, patientName } from '../format';
@@ -9,8 +9,6 @@ import type { DuplicateCandidate } from '../../../shared/bridge/practice-view';
 import {
   CARD_FIELD_LABELS,
   CARD_TEXT_FIELDS,
-  EMPTY_CARD,
-  EMPTY_PATIENT,
   PATIENT_FIELD_LABELS,
   cardCreateInput,
   cardFieldErrors,
@@ -18,12 +16,12 @@ import {
   prefillCard,
   type CardFormField,
   type CardTextField,
-  type CardFormValues,
-  type PatientFormValues,
 } from '../intake/intake-form';
-import { PhotoSlot, type PhotoValue } from '../intake/photo-slot';
+import { draftHasContent, emptyDraft, useDraftField, useIntakeDraft, type ChosenPatient } from '../intake/intake-draft';
+import { PhotoSlot } from '../intake/photo-slot';
 import { CardPayerField } from '../intake/card-payer-field';
-import { splitMemberName } from '../intake/member-name';
+import { memberNamesPatient, splitMemberName } from '../intake/member-name';
+import { SaveQuestion } from '../intake/save-question';
 import { readingFailureSentence } from '../intake/reading-failure';
 import { saveAfterReading } from '../intake/save-after-reading';
 import { useBridge } from '../bridge/bridge-provider';
@@ -35,13 +33,12 @@ import { Loading, Notice, Panel } from '../ui/notice';
 import { PatientSearch } from '../ui/patient-search';
 import { ScreenTitle } from '../ui/screen-title';
 import { DateOfBirthField } from '../ui/date-of-birth-field';
-
-/** `key` names the photos a reading was for (`inbox:…` for a scan read on arrival). */
-type Reading = { state: 'idle' } | { state: 'reading'; key: string } | { state: 'done'; key: string; review: number; missing: boolean } | { state: 'failed'; key: string; message: string };
+import { ConfirmDialog } from '../ui/confirm-dialog';
 
 const MISSING_MEMBER_ID = 'Not found on the card: type it in from the card.';
 
-type ChosenPatient = Pick<Patient, 'id' | 'first_name' | 'last_name' | 'date_of_birth'>;
+/** What Save asks before saving. */
+type SaveAsk = { kind: 'marks' } | { kind: 'member'; memberName: string; patient: ChosenPatient };
 
 const CARD_HINTS: Partial<Record<CardFormField, string>> = {
   member_id: 'Exactly as printed, letters and digits.',
@@ -51,26 +48,36 @@ const CARD_HINTS: Partial<Record<CardFormField, string>> = {
 export function IntakeScreen({ patientId }: { patientId?: string }) {
   const { navigate } = useNavigation();
   const bridge = useBridge();
-  const [mode, setMode] = useState<'new' | 'existing'>(patientId ? 'existing' : 'new');
-  const [chosen, setChosen] = useState<ChosenPatient | null>(null);
-  const [patient, setPatient] = useState<PatientFormValues>(EMPTY_PATIENT);
+  // The draft outlives this screen (intake-draft.tsx): leaving Intake keeps the photos and
+  // what was read or typed until the card is saved or discarded.
+  const store = useIntakeDraft();
+  // Opened with nothing worth keeping: a new intake, for the route's patient or for no one.
+  const [restored, setRestored] = useState(() => draftHasContent(store.draft));
+  useLayoutEffect(() => {
+    if (!restored) store.setDraft(emptyDraft(patientId ? 'existing' : 'new'));
+    // Once, on opening: later changes of the draft are this screen's own.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  const [mode, setMode] = useDraftField(store, 'mode');
+  const [chosen, setChosen] = useDraftField(store, 'chosen');
+  const [patient, setPatient] = useDraftField(store, 'patient');
   const [patientErrors, setPatientErrors] = useState<FieldMessages>({});
   // Once registered, saving again (after fixing a card field) must not register a twin.
-  const [created, setCreated] = useState<ChosenPatient | null>(null);
+  const [created, setCreated] = useDraftField(store, 'created');
   // One patient, one record: who may already be this person, asked before registering.
   const [duplicates, setDuplicates] = useState<DuplicateCandidate[] | null>(null);
-  const [notDuplicate, setNotDuplicate] = useState(false);
+  const [notDuplicate, setNotDuplicate] = useDraftField(store, 'notDuplicate');
 
-  const [front, setFront] = useState<PhotoValue | null>(null);
-  const [back, setBack] = useState<PhotoValue | null>(null);
-  const [inboxItem, setInboxItem] = useState<InboxItem | null>(null);
+  const [front, setFront] = useDraftField(store, 'front');
+  const [back, setBack] = useDraftField(store, 'back');
+  const [inboxItem, setInboxItem] = useDraftField(store, 'inboxItem');
 
-  const [card, setCard] = useState<CardFormValues>(EMPTY_CARD);
-  const [touched, setTouched] = useState<Set<CardFormField>>(new Set());
-  const [review, setReview] = useState<Set<CardFormField>>(new Set());
-  const [missing, setMissing] = useState<Set<CardFormField>>(new Set());
+  const [card, setCard] = useDraftField(store, 'card');
+  const [touched, setTouched] = useDraftField(store, 'touched');
+  const [review, setReview] = useDraftField(store, 'review');
+  const [missing, setMissing] = useDraftField(store, 'missing');
   const [cardErrors, setCardErrors] = useState<FieldMessages>({});
-  const [reading, setReading] = useState<Reading>({ state: 'idle' });
+  const [reading, setReading] = useDraftField(store, 'reading');
   const [saving, setSaving] = useState(false);
   // Save pressed while the photo was still being saved or read: it goes on when the reading ends.
   const [queued, setQueued] = useState(false);
@@ -78,17 +85,31 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   const frontBusy = useCallback((busy: boolean) => setUploading((u) => (u.front === busy ? u : { ...u, front: busy })), []);
   const backBusy = useCallback((busy: boolean) => setUploading((u) => (u.back === busy ? u : { ...u, back: busy })), []);
   // The member name offered as the patient's, once per name: declining is remembered.
-  const [declinedName, setDeclinedName] = useState<string | null>(null);
+  const [declinedName, setDeclinedName] = useDraftField(store, 'declinedName');
   const [formError, setFormError] = useState<string | null>(null);
+  const [question, setQuestion] = useState<SaveAsk | null>(null);
 
   // Every payer the desk knows (the directory runs to over a thousand), as on Eligibility.
   const entityList: ClearinghouseEntity[] = useReferenceData().entities;
 
   // The patient comes from the route or from a scan: a one-off read into the form's state.
+  // A kept draft is not re-pointed at another patient behind the person's back: they are
+  // offered to start over for the route's patient instead.
+  const [routePatient, setRoutePatient] = useState<ChosenPatient | null>(null);
   useEffect(() => {
     if (!patientId) return;
-    void bridge.patients.get({ id: patientId }).then((result) => result.ok && setChosen(result.value));
-  }, [bridge, patientId]);
+    void bridge.patients.get({ id: patientId }).then((result) => result.ok && (restored ? setRoutePatient(result.value) : setChosen(result.value)));
+  }, [bridge, patientId, restored, setChosen]);
+  const [discarding, setDiscarding] = useState(false);
+  const startOver = (forPatient: ChosenPatient | null) => {
+    store.setDraft({ ...emptyDraft(forPatient ? 'existing' : 'new'), chosen: forPatient });
+    setRoutePatient(null);
+    setRestored(false);
+    setFormError(null);
+    setPatientErrors({});
+    setCardErrors({});
+    setDuplicates(null);
+  };
 
   // The reading answers later: it must fill in the form as it is then, not as it was asked.
   const latest = useRef({ card, touched, entityList });
@@ -101,15 +122,22 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     setMissing(filled.missing);
     return { review: filled.review.size, missing: filled.missing.size > 0 };
   };
+  const applyLatest = useRef(applyExtraction);
+  applyLatest.current = applyExtraction;
 
   // Read the card whenever its photos change (not for an inbox scan: that was read on arrival).
   const frontKey = front?.object_key;
   const backKey = back?.object_key;
   const readKey = frontKey && !inboxItem ? `${frontKey}|${backKey ?? ''}` : null;
+  const readingNow = useRef(reading);
+  readingNow.current = reading;
   useEffect(() => {
     if (!frontKey || inboxItem) return;
     let current = true;
     const key = `${frontKey}|${backKey ?? ''}`;
+    // Read before the person left Intake and came back: the draft has it already.
+    const before = readingNow.current;
+    if ((before.state === 'done' || before.state === 'failed') && before.key === key) return;
     setReading({ state: 'reading', key });
     void bridge.extractions.preview({ front_photo_object_key: frontKey, ...(backKey ? { back_photo_object_key: backKey } : {}) }).then((result) => {
       if (!current) return;
@@ -118,13 +146,13 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
       } else if (result.value.status === 'failure' || !result.value.fields) {
         setReading({ state: 'failed', key, message: readingFailureSentence(result.value.failure_reason) });
       } else {
-        setReading({ state: 'done', key, ...applyExtraction(result.value.fields) });
+        setReading({ state: 'done', key, ...applyLatest.current(result.value.fields) });
       }
     });
     return () => {
       current = false;
     };
-  }, [bridge, frontKey, backKey, inboxItem]);
+  }, [bridge, frontKey, backKey, inboxItem, setReading]);
 
   const useInboxItem = (item: InboxItem) => {
     setInboxItem(item);
@@ -159,7 +187,11 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     setReview(without);
     setMissing(without);
     setCardErrors(({ [field]: _, ...rest }) => rest);
+    setQuestion(null);
   };
+
+  // Where the person goes to check the card: the member id to type, else the first marked field.
+  const firstMarked = (): CardFormField | undefined => [...missing, ...(['payer_id', ...CARD_TEXT_FIELDS] as const).filter((f) => review.has(f))][0];
 
   // Still saving or reading the photos: a save now would store the card without what is read.
   const readPending = uploading.front || uploading.back || (readKey !== null && !((reading.state === 'done' || reading.state === 'failed') && reading.key === readKey));
@@ -185,13 +217,16 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     }
     setFormError(next.message);
     // Where the person goes next: the member id to type, else the first field to check.
-    const first = end.state === 'failed' ? 'member_id' : [...missing, ...(['payer_id', ...CARD_TEXT_FIELDS] as const).filter((f) => review.has(f))][0];
+    const first = end.state === 'failed' ? 'member_id' : firstMarked();
     if (first) document.getElementById(first)?.focus();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- firstMarked reads review and missing, both listed
   }, [queued, readPending, reading, review, missing, card.member_id]);
 
-  const submit = async () => {
+  /** `answers`: what the person said to Save's questions (marks checked; the patient is a dependent on the card). */
+  const submit = async (answers: { marksChecked?: boolean; dependent?: boolean } = {}) => {
     if (saving) return;
     setFormError(null);
+    setQuestion(null);
     setSaving(true);
     try {
       let owner = mode === 'existing' ? chosen : created;
@@ -205,6 +240,17 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         setCardErrors(cardProblems);
         setPatientErrors(checked && !checked.ok ? checked.errors : {});
         setFormError('Some fields need attention: see the messages below each one.');
+        return;
+      }
+      // Fields still marked "Check this" were never looked at, as far as the desk knows: ask.
+      if (review.size > 0 && !answers.marksChecked) {
+        setQuestion({ kind: 'marks' });
+        return;
+      }
+      // A card printed for someone else is not filed under the chosen patient without asking.
+      const memberName = card.member_name.trim();
+      if (mode === 'existing' && owner && !answers.dependent && !memberNamesPatient(memberName, owner)) {
+        setQuestion({ kind: 'member', memberName, patient: owner });
         return;
       }
       if (!owner) {
@@ -228,13 +274,17 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         setCreated(owner);
         setPatientErrors({});
       }
-      const result = await bridge.cards.create(cardCreateInput(owner.id, card, { front: front?.object_key, back: back?.object_key }));
+      const input = cardCreateInput(owner.id, card, { front: front?.object_key, back: back?.object_key });
+      if (answers.dependent) input.dependent_names = [`${owner.first_name} ${owner.last_name}`];
+      const result = await bridge.cards.create(input);
       if (!result.ok) {
         setCardErrors(plainFieldErrors(result.error, CARD_FIELD_LABELS));
         setFormError(formMessage(result.error));
         return;
       }
       if (inboxItem) await bridge.inbox.resolve({ id: inboxItem.id, state: 'used', insurance_card_id: result.value.id });
+      // Saved: the next intake starts empty, with no patient chosen.
+      store.setDraft(emptyDraft());
       navigate({ screen: 'eligibility', patientId: owner.id, cardId: result.value.id });
     } finally {
       setSaving(false);
@@ -275,6 +325,23 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
           <span id="intake-title">Intake</span>
         </ScreenTitle>
       </div>
+      {restored && routePatient && routePatient.id !== owner?.id ? (
+        <div className="notice notice--warn row" data-testid="intake-kept-draft">
+          <span>
+            <strong>A card you started is not saved yet</strong>
+            {owner ? ` (for ${patientName(owner)})` : ''}: it is kept below. Save it, or start over for {patientName(routePatient)}.
+          </span>
+          <Button size="small" onClick={() => startOver(routePatient)}>
+            Discard it and start a card for {patientName(routePatient)}
+          </Button>
+        </div>
+      ) : (
+        restored && (
+          <div className="notice notice--info" data-testid="intake-kept-draft">
+            The card you started is kept as you left it: save it, or discard it.
+          </div>
+        )
+      )}
 
       <Panel title="Patient" titleId="intake-patient">
         <fieldset className="radio-row" disabled={!!created}>
@@ -353,9 +420,10 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         <Panel title="Card details" titleId="intake-card" className="intake-card__fields">
           {/* Next to the fields it fills: where the eye already is. */}
           {reading.state === 'reading' && <Loading label="Reading the card…" />}
+          {/* The marks as they are now: each field checked takes one off the count. */}
           {reading.state === 'done' && (
-            <Notice tone={reading.review > 0 || reading.missing ? 'warn' : 'ok'} live>
-              {readingSummary(reading.review, reading.missing)}
+            <Notice tone={review.size > 0 || missing.size > 0 ? 'warn' : 'ok'} live>
+              {readingSummary(review.size, missing.size > 0)}
             </Notice>
           )}
           {reading.state === 'failed' && <Notice tone="warn" live>{reading.message}</Notice>}
@@ -374,6 +442,52 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         </Panel>
       </div>
 
+      {question?.kind === 'marks' && (
+        <SaveQuestion
+          id="save-question-marks"
+          title={`${review.size === 1 ? '1 field is' : `${review.size} fields are`} still marked “Check this”.`}
+          actions={
+            <>
+              <Button
+                variant="primary"
+                onClick={() => {
+                  setQuestion(null);
+                  document.getElementById(firstMarked() ?? 'member_id')?.focus();
+                }}
+              >
+                Check {review.size === 1 ? 'it' : 'them'} first
+              </Button>
+              <Button onClick={() => void submit({ marksChecked: true })}>{review.size === 1 ? 'It matches' : 'They match'} the card: save</Button>
+            </>
+          }
+        >
+          {review.size === 1 ? 'It was' : 'They were'} hard to read: compare {review.size === 1 ? 'it' : 'each'} with the card before saving.
+        </SaveQuestion>
+      )}
+      {question?.kind === 'member' && question.patient.id === owner?.id && (
+        <SaveQuestion
+          id="save-question-member"
+          title={`The card’s member is ${question.memberName}, not ${patientName(question.patient)}.`}
+          actions={
+            <>
+              <Button variant="primary" onClick={() => void submit({ marksChecked: true, dependent: true })}>
+                {question.patient.first_name} is a dependent on this card: save
+              </Button>
+              <Button
+                onClick={() => {
+                  setQuestion(null);
+                  setChosen(null);
+                  requestAnimationFrame(() => document.getElementById('intake-patient-search')?.focus());
+                }}
+              >
+                Choose another patient
+              </Button>
+            </>
+          }
+        >
+          Is {question.patient.first_name} covered as a dependent of the subscriber? If the member name was read wrong, correct it above and save again.
+        </SaveQuestion>
+      )}
       {formError && (
         <Notice tone="bad" live>
           {formError}
@@ -381,11 +495,33 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
       )}
       <div className="row row--end">
         {queued && <Loading label="Saving as soon as the card is read: what you typed is kept, and what is read fills the blank fields." />}
-        <Button onClick={() => navigate({ screen: 'today' })}>Cancel</Button>
+        <Button
+          onClick={() => {
+            if (draftHasContent(store.draft)) setDiscarding(true);
+            else {
+              startOver(null);
+              navigate({ screen: 'today' });
+            }
+          }}
+        >
+          {draftHasContent(store.draft) ? 'Discard this card…' : 'Cancel'}
+        </Button>
         <Button type="submit" variant="primary" disabled={saving}>
           {queued ? 'Waiting for the reading…' : saving ? 'Saving…' : 'Save card'}
         </Button>
       </div>
+      <ConfirmDialog
+        open={discarding}
+        title="Discard this card?"
+        message={`The photos and everything read or typed for this card are dropped.${created ? ` ${patientName(created)} stays registered.` : ''}`}
+        confirmLabel="Discard the card"
+        onConfirm={() => {
+          setDiscarding(false);
+          startOver(null);
+          navigate({ screen: 'today' });
+        }}
+        onCancel={() => setDiscarding(false)}
+      />
     </form>
   );
 }

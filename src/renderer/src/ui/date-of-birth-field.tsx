@@ -1,4 +1,5 @@
-import { dateOfBirthToIso, TWO_DIGIT_YEAR_RULE } from '../../../shared/date-of-birth';
+import { useState } from 'react';
+import { dateOfBirthToIso, otherCenturyYear, TWO_DIGIT_YEAR_RULE } from '../../../shared/date-of-birth';
 import { formatDob, localDate } from '../format';
 import { TextField } from './field';
 
@@ -17,6 +18,11 @@ function spelledOut(iso: string): string {
  */
 export function DateOfBirthField({ id, value, onChange, error }: { id: string; value: string; onChange(value: string): void; error?: string }) {
   const iso = value.trim() ? dateOfBirthToIso(value, localDate()) : null;
+  // A two-digit year written back in full on leaving the field: the century chosen stays said
+  // (6/3/26 becomes 06/03/2026, a baby, unless the person meant 1926).
+  const [expanded, setExpanded] = useState<{ value: string; other: number } | null>(null);
+  const other = iso ? (otherCenturyYear(value, iso) ?? (expanded?.value === value ? expanded.other : null)) : null;
+  const century = iso && other ? ` The year was typed with two digits: for ${other}, type it in full (${formatDob(`${other}${iso.slice(4)}`)}).` : '';
   return (
     <TextField
       id={id}
@@ -24,12 +30,16 @@ export function DateOfBirthField({ id, value, onChange, error }: { id: string; v
       autoComplete="off"
       inputMode="numeric"
       placeholder="MM/DD/YYYY"
-      hint={iso ? `Read as ${spelledOut(iso)}.` : `Month, day, year: 03/07/1984. ${TWO_DIGIT_YEAR_RULE}`}
+      hint={iso ? `Read as ${spelledOut(iso)}.${century}` : `Month, day, year: 03/07/1984. ${TWO_DIGIT_YEAR_RULE}`}
       value={value}
       error={error}
       onChange={onChange}
       onBlur={() => {
-        if (iso && formatDob(iso) !== value) onChange(formatDob(iso));
+        if (!iso || formatDob(iso) === value) return;
+        const full = formatDob(iso);
+        const otherYear = otherCenturyYear(value, iso);
+        setExpanded(otherYear ? { value: full, other: otherYear } : null);
+        onChange(full);
       }}
     />
   );

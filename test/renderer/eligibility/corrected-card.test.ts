@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { InsuranceCard } from '@src/shared/contract';
-import { cardVersions } from '@src/renderer/src/eligibility/card-versions';
 import { correctedCard } from '@src/renderer/src/eligibility/corrected-card';
 
 const FRONT = `${'a'.repeat(64)}.jpg`;
 const BACK = `${'b'.repeat(64)}.png`;
-const OTHER = `${'c'.repeat(64)}.jpg`;
 
 function card(id: string, created_at: string, photos: { front?: string; back?: string }, fields: Partial<InsuranceCard> = {}): InsuranceCard {
   return {
@@ -18,26 +16,6 @@ function card(id: string, created_at: string, photos: { front?: string; back?: s
     ...fields,
   } as InsuranceCard;
 }
-
-describe('versions of a card', () => {
-  it('makes the newest card with the same photos the current one and keeps the others as earlier', () => {
-    const first = card('ic_1', '2026-11-23T10:00:00.000Z', { front: FRONT, back: BACK });
-    const second = card('ic_2', '2026-11-23T11:00:00.000Z', { front: FRONT, back: BACK });
-    const third = card('ic_3', '2026-11-23T12:00:00.000Z', { front: FRONT, back: BACK });
-    const other = card('ic_4', '2026-11-23T09:00:00.000Z', { front: OTHER });
-    const { current, earlier } = cardVersions([second, other, first, third]);
-    expect([...earlier].sort()).toEqual(['ic_1', 'ic_2']);
-    expect(current.get('ic_1')).toBe('ic_3');
-    expect(current.get('ic_2')).toBe('ic_3');
-    expect(current.get('ic_3')).toBe('ic_3');
-    expect(current.get('ic_4')).toBe('ic_4');
-  });
-
-  it('finds no versions among cards without photos, or with only the front in common', () => {
-    const { earlier } = cardVersions([card('ic_1', '2026-11-23T10:00:00.000Z', {}), card('ic_2', '2026-11-23T11:00:00.000Z', {}), card('ic_3', '2026-11-23T12:00:00.000Z', { front: FRONT }), card('ic_5', '2026-11-23T13:00:00.000Z', { front: FRONT, back: BACK })]);
-    expect([...earlier]).toEqual([]);
-  });
-});
 
 describe('a corrected card', () => {
   it('is a new card with the same photos, the corrected fields and payer, blanks left out', () => {

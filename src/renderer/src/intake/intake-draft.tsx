@@ -1,0 +1,96 @@
+import { createContext, useCallback, useContext, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
+import type { InboxItem, Patient } from '../../../shared/contract';
+import { CARD_TEXT_FIELDS, EMPTY_CARD, EMPTY_PATIENT, type CardFormField, type CardFormValues, type PatientFormValues } from './intake-form';
+import type { PhotoValue } from './photo-slot';
+
+/** `key` names the photos a reading was for (`inbox:…` for a scan read on arrival). */
+export type Reading = { state: 'idle' } | { state: 'reading'; key: string } | { state: 'done'; key: string; review: number; missing: boolean } | { state: 'failed'; key: string; message: string };
+
+export type ChosenPatient = Pick<Patient, 'id' | 'first_name' | 'last_name' | 'date_of_birth'>;
+
+/**
+ * What Intake holds until the card is saved or the person discards it: the patient, the
+ * photos (already stored, so only their keys) and what was read or typed. It lives above
+ * the screens, so going to Today and back (or a photo finishing its upload meanwhile)
+ * loses nothing.
+ */
+export interface IntakeDraft {
+  mode: 'new' | 'existing';
+  chosen: ChosenPatient | null;
+  patient: PatientFormValues;
+  /** Registered by this intake (saving again after a card field is fixed must not register a twin). */
+  created: ChosenPatient | null;
+  notDuplicate: boolean;
+  front: PhotoValue | null;
+  back: PhotoValue | null;
+  inboxItem: InboxItem | null;
+  card: CardFormValues;
+  touched: Set<CardFormField>;
+  review: Set<CardFormField>;
+  missing: Set<CardFormField>;
+  reading: Reading;
+  /** The member name offered as the patient's and declined: asked once per name. */
+  declinedName: string | null;
+}
+
+export function emptyDraft(mode: IntakeDraft['mode'] = 'new'): IntakeDraft {
+  return {
+    mode,
+    chosen: null,
+    patient: EMPTY_PATIENT,
+    created: null,
+    notDuplicate: false,
+    front: null,
+    back: null,
+    inboxItem: null,
+    card: EMPTY_CARD,
+    touched: new Set(),
+    review: new Set(),
+    missing: new Set(),
+    reading: { state: 'idle' },
+    declinedName: null,
+  };
+}
+
+/**
+ * Whether the draft holds anything a person would lose: a photo, a scan, a card field, a
+ * typed patient, a patient registered without their card. A patient chosen and nothing
+ * else is not kept: the next intake starts with no one chosen (issue 26, item 6).
+ */
+export function draftHasContent(draft: IntakeDraft): boolean {
+  if (draft.front || draft.back || draft.inboxItem || draft.created) return true;
+  if (draft.card.payer_id || CARD_TEXT_FIELDS.some((field) => draft.card[field].trim())) return true;
+  return draft.mode === 'new' && Object.values(draft.patient).some((value) => value.trim());
+}
+
+interface DraftStore {
+  draft: IntakeDraft;
+  setDraft: Dispatch<SetStateAction<IntakeDraft>>;
+}
+
+const IntakeDraftContext = createContext<DraftStore | null>(null);
+
+export function IntakeDraftProvider({ children }: { children: ReactNode }) {
+  const [draft, setDraft] = useState<IntakeDraft>(() => emptyDraft());
+  return <IntakeDraftContext.Provider value={{ draft, setDraft }}>{children}</IntakeDraftContext.Provider>;
+}
+
+export function useIntakeDraft(): DraftStore {
+  const store = useContext(IntakeDraftContext);
+  if (!store) throw new Error('useIntakeDraft needs an IntakeDraftProvider above it');
+  return store;
+}
+
+/** One part of the draft as a state pair; the setter is stable, as useState's is. */
+export function useDraftField<K extends keyof IntakeDraft>(store: DraftStore, key: K): [IntakeDraft[K], Dispatch<SetStateAction<IntakeDraft[K]>>] {
+  const { draft, setDraft } = store;
+  const set = useCallback(
+    (value: SetStateAction<IntakeDraft[K]>) =>
+      setDraft((current) => {
+        const next = typeof value === 'function' ? (value as (previous: IntakeDraft[K]) => IntakeDraft[K])(current[key]) : value;
+        return next === current[key] ? current : { ...current, [key]: next };
+      }),
+    [setDraft, key],
+  );
+  return [draft[key], set];
+}
