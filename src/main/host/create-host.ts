@@ -234,6 +234,7 @@ export function createHost(options: HostOptions): Host {
       return upstream && changes ? { key: upstreamKey(upstream), changes } : null;
     },
     mayCall: () => sync.engine.mayCall(),
+    onAnswer: (key, failure) => sync.engine.learnFromOther(key, failure),
     intervalMs: options.sync?.pullIntervalMs,
     log: options.sync?.log ?? log.write,
   });

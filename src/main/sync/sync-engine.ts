@@ -64,6 +64,12 @@ export interface SyncEngine {
   status(): SyncStatus;
   /** Whether other requests to the upstream may go now: not paused, not held by a Retry-After, not known offline (the pull side asks). */
   mayCall(): boolean;
+  /**
+   * Another request to the service `key` (the pull side's, every few seconds) was answered
+   * (`failure` null) or failed: an idle desk learns the service went away from it, not only
+   * from the heartbeat. About a previous service (a switch since), it is ignored.
+   */
+  learnFromOther(key: string, failure: unknown): void;
 }
 
 /** What a send came to, waiting to be written by the next round. */
@@ -524,5 +530,18 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
     status,
     mayCall: () => !!upstream && health.open(clock.now().getTime()) && health.online !== false,
+
+    learnFromOther(key, failure) {
+      if (!upstream || upstreamKey(upstream) !== key || !alive()) return;
+      if (failure === null) health.heard();
+      else {
+        const kind = classifyFailure(failure);
+        // Only silence says anything about the service as a whole; the pull's own refusals are its business.
+        if (kind.kind !== 'unreachable') return;
+        health.lost();
+      }
+      // Offline now means a probe is due soon, not the heartbeat a minute away.
+      schedule();
+    },
   };
 }
