@@ -81,7 +81,20 @@ describe('switching the service the desk syncs with', () => {
     await waitForDrained(desk);
     expect(await desk.host.bridge['checks.get']({ id: back.id })).toMatchObject({ status: 'success', sync: { state: 'synced' } });
     expect(held(a)).toEqual({ patients: 1, cards: 1, photos: 2, checks: 2 });
-  });
+
+    // A's feed names the card again (the check updated its plan status there), by A's id:
+    // the desk knows it as its own card, and holds each record once.
+    const since = new Date().toISOString();
+    await waitFor('a pull of A after the last check', async () => {
+      const practice = await desk!.host.bridge['sync.practice']({});
+      return practice.last_pulled_at !== null && practice.last_pulled_at > since && !practice.behind;
+    });
+    const local = desk.host.database.db;
+    expect(local.select().from(schema.patients).all().length).toBe(1);
+    expect(local.select().from(schema.insurance_cards).all().length).toBe(1);
+    expect(local.select().from(schema.checks).all().length).toBe(4);
+    expect(await desk.host.bridge['sync.practice']({})).toMatchObject({ set_aside: 0 });
+  }, 30_000);
 
   it('a check the old service still owed an answer for is sent to the new one and answered there, not left "Checking…"', async () => {
     // A never answers within the test: its checks stay pending there.
@@ -96,5 +109,5 @@ describe('switching the service the desk syncs with', () => {
     await waitForDrained(desk);
     expect(await desk.host.bridge['checks.get']({ id: visit.check.id })).toMatchObject({ status: 'success' });
     expect(held(b)).toEqual({ patients: 1, cards: 1, photos: 2, checks: 1 });
-  });
+  }, 30_000);
 });
