@@ -52,6 +52,15 @@ export function localIdAt(db: Db, upstream: string, remoteId: string): string | 
   );
 }
 
+/** Whether some service (any) holds the record: an entry for it now is a sending again. */
+export function heldByAService(db: Db, recordId: string): boolean {
+  return (
+    preparedOnce(db, 'remote-ids:any', () =>
+      db.select({ one: sql`1` }).from(remote_ids).where(eq(remote_ids.record_id, sql.placeholder('recordId'))).limit(1).prepare(),
+    ).get({ recordId }) !== undefined
+  );
+}
+
 const TABLES_WITH_REMOTE_ID = ['patients', 'photos', 'insurance_cards', 'extractions', 'electronic_eligibility_discoveries', 'electronic_eligibility_checks'];
 
 /**
