@@ -205,6 +205,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       if (current() && isOverload(kind.error.status)) sendWindow.overloaded(ticket);
       const attempts = entry.attempts + 1;
       log('sync.send_failed', { entry: entry.id, collection: entry.collection, kind: kind.kind, status: kind.error.status, code: kind.error.code, attempts });
+      // A refusal by a previous service is not the current one's: the entry goes again, to it, its attempt not counted.
       if (kind.kind === 'auth' || !current()) settled.push({ kind: 'paused', entry, error: kind.error });
       else if (kind.kind === 'permanent') settled.push({ kind: 'stopped', entry, state: 'failed', error: kind.error });
       else settled.push({ kind: 'retry', entry, error: kind.error, nextAt: nowMs() + retryDelayMs(policy.send, attempts, random, kind.retryAfterSeconds) });
