@@ -66,8 +66,9 @@ export interface SyncEngine {
   mayCall(): boolean;
   /**
    * Another request to the service `key` (the pull side's, every few seconds) was answered
-   * (`failure` null) or failed: an idle desk learns the service went away from it, not only
-   * from the heartbeat. About a previous service (a switch since), it is ignored.
+   * (`failure` null) or failed: no answer at all means offline, so an idle desk learns the
+   * service went away within seconds, not at the next heartbeat. About a previous service
+   * (a switch since), it is ignored.
    */
   learnFromOther(key: string, failure: unknown): void;
 }
@@ -533,14 +534,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     mayCall: () => !!upstream && health.open(clock.now().getTime()) && health.online !== false,
 
     learnFromOther(key, failure) {
-      if (!upstream || upstreamKey(upstream) !== key || !alive()) return;
-      if (failure === null) health.heard();
-      else {
-        const kind = classifyFailure(failure);
-        // Only silence says anything about the service as a whole; the pull's own refusals are its business.
-        if (kind.kind !== 'unreachable') return;
-        health.lost();
-      }
+      if (failure === null || !upstream || upstreamKey(upstream) !== key || !alive()) return;
+      // Only silence is news: the pull's own refusals are its business, and an answer is not
+      // taken as "online" (the worker's first contact is its reference refresh, and while
+      // offline the pull does not ask: the probe finds the way back).
+      if (classifyFailure(failure).kind !== 'unreachable') return;
+      health.lost();
       // Offline now means a probe is due soon, not the heartbeat a minute away.
       schedule();
     },
