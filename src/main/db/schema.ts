@@ -182,6 +182,25 @@ export const outbox = sqliteTable(
   (t) => [index('outbox_state_next').on(t.state, t.next_attempt_at), index('outbox_record').on(t.record_id)],
 );
 
+/**
+ * Which service holds which of this desk's records, under which id (issue 26): an upstream's
+ * id means something only to the service that issued it, so it is kept per service (keyed by
+ * `upstreamKey`: "sandbox" for the embedded one, else its address). A record with no row for
+ * the service sync talks to now has not reached it, and is sent again before anything that
+ * names it. A record's `remote_id` column is the id most recently issued, whichever service.
+ */
+export const remote_ids = sqliteTable(
+  'remote_ids',
+  {
+    upstream: text('upstream').notNull(),
+    /** The local record id, or a photo's object key. */
+    record_id: text('record_id').notNull(),
+    remote_id: text('remote_id').notNull(),
+  },
+  // The pull side finds the local record by the id a service's feed names.
+  (t) => [primaryKey({ columns: [t.upstream, t.record_id] }), index('remote_ids_remote').on(t.upstream, t.remote_id)],
+);
+
 /** Stored first responses for Idempotency-Key replay (the HTTP layer, any service). */
 export const idempotency_keys = sqliteTable('idempotency_keys', {
   scope: text('scope').notNull(),

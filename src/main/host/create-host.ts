@@ -47,6 +47,7 @@ import { createSyncComponent, type SyncHostOptions } from '../sync/sync-componen
 import { createPullComponent } from '../sync/pull-component';
 import { createPullEngine } from '../sync/pull-engine';
 import { withRemotePhotos } from '../sync/remote-photos';
+import { upstreamKey } from '../sync/remote-ids';
 import { notePossibleDuplicates } from '../desk/find-duplicates';
 
 export interface HostOptions {
@@ -230,10 +231,10 @@ export function createHost(options: HostOptions): Host {
     feed: () => {
       const upstream = sync.upstream();
       const changes = upstream?.service.changes?.bind(upstream.service);
-      // The embedded sandbox's port changes per run; its data does not.
-      return upstream && changes ? { key: upstream.mode === 'sandbox' ? 'sandbox' : (upstream.url ?? ''), changes } : null;
+      return upstream && changes ? { key: upstreamKey(upstream), changes } : null;
     },
     mayCall: () => sync.engine.mayCall(),
+    onAnswer: (key, failure) => sync.engine.learnFromOther(key, failure),
     intervalMs: options.sync?.pullIntervalMs,
     log: options.sync?.log ?? log.write,
   });

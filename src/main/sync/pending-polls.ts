@@ -21,6 +21,8 @@ export interface PollTask {
   localId: string;
   remoteId: string;
   localCardId: string;
+  /** The service that owes the answer (`upstreamKey`). */
+  upstream: string;
   failures: number;
   dueAt: number;
 }
@@ -42,16 +44,19 @@ export interface PendingPollsDeps {
 
 export interface PendingPolls {
   /** A record just sent (or spawned) whose answer is to be polled, due now. */
-  add(task: Pick<PollTask, 'collection' | 'localId' | 'remoteId' | 'localCardId'>): void;
-  /** Once per upstream: the records a previous run left pending. */
-  load(): void;
+  add(task: Pick<PollTask, 'collection' | 'localId' | 'remoteId' | 'localCardId' | 'upstream'>): void;
+  /** Once per upstream: the records a previous run left pending that this service owes. */
+  load(upstream: string): void;
   /** Due by `now` and not `busy` (in flight), soonest first. */
   due(now: number, busy: (key: string) => boolean): PollTask[];
   /** The soonest due time among polls not `busy`. */
   nextDueAt(busy: (key: string) => boolean): number | null;
   /** Back online: every poll goes now, not at its backoff. */
   makeAllDue(): void;
-  /** A new upstream: records sent to a previous one are unknown to it; those polls end on 404. */
+  /**
+   * A new upstream: polls of the previous one end (an answer still on its way is dropped);
+   * what it owed is sent to the new one (send-again.ts) and polled there.
+   */
   reset(): void;
   poll(service: V1Service, task: PollTask): Promise<void>;
 }
@@ -62,17 +67,21 @@ export function createPendingPolls(deps: PendingPollsDeps): PendingPolls {
   const { db, clock, policy, random, log, health } = deps;
   let polls = new Map<string, PollTask>();
   let loaded = false;
+  // Bumped by reset: a poll begun before a switch of service writes nothing after it.
+  let generation = 0;
   const nowMs = () => clock.now().getTime();
 
-  function add(task: Pick<PollTask, 'collection' | 'localId' | 'remoteId' | 'localCardId'>): void {
+  function add(task: Pick<PollTask, 'collection' | 'localId' | 'remoteId' | 'localCardId' | 'upstream'>): void {
     polls.set(pollKey(task), { ...task, failures: 0, dueAt: nowMs() });
   }
 
   async function poll(service: V1Service, task: PollTask): Promise<void> {
     const key = pollKey(task);
+    const began = generation;
+    const current = () => deps.alive() && began === generation;
     try {
       const remote = (await service.get(task.collection, task.remoteId)) as Extraction | Discovery | Check;
-      if (!deps.alive()) return;
+      if (!current()) return;
       health.heard();
       if (remote.status === 'pending') {
         task.failures += 1;
@@ -85,29 +94,29 @@ export function createPendingPolls(deps: PendingPollsDeps): PendingPolls {
         task.collection === 'electronic_eligibility_discoveries' && remote.status === 'success'
           ? await spawnedChecks(service, remote.id, remote.created_at, policy.clockSkewMs)
           : [];
-      const cardRemote = cardRemoteId(db, task.localCardId);
+      const cardRemote = cardRemoteId(db, task.upstream, task.localCardId);
       const card = cardRemote && remote.status === 'success' && task.collection !== 'extractions' ? await service.get('insurance_cards', cardRemote) : null;
-      if (!deps.alive()) return;
+      if (!current()) return;
       const stored = inTransaction(db, () => {
         applyTerminal(db, task.collection, task.localId, remote);
         if (card) applyCardFacts(db, task.localCardId, card);
-        return storeSpawnedChecks(db, deps.ids, { localDiscoveryId: task.localId, localCardId: task.localCardId }, spawned);
+        return storeSpawnedChecks(db, deps.ids, task.upstream, { localDiscoveryId: task.localId, localCardId: task.localCardId }, spawned);
       });
       polls.delete(key);
       deps.succeeded();
       log('sync.polled', { collection: task.collection, id: task.localId, status: remote.status, spawned: stored.length });
       for (const check of stored) {
-        if (check.pending) add({ collection: 'electronic_eligibility_checks', localId: check.id, remoteId: check.remote_id, localCardId: task.localCardId });
+        if (check.pending) add({ collection: 'electronic_eligibility_checks', localId: check.id, remoteId: check.remote_id, localCardId: task.localCardId, upstream: task.upstream });
         deps.changed('electronic_eligibility_checks', check.id);
       }
       deps.changed(task.collection, task.localId);
       if (card) deps.changed('insurance_cards', task.localCardId);
     } catch (failure) {
-      if (!deps.alive()) return;
+      if (!current()) return;
       const kind = classifyFailure(failure);
       health.learnFrom(kind);
       if (kind.error.status === 404) {
-        // The upstream does not know it (a different upstream since it was sent): nothing to wait for.
+        // The service that gave the id no longer knows it: nothing to wait for.
         polls.delete(key);
         log('sync.poll_gone', { collection: task.collection, id: task.localId });
         return;
@@ -120,10 +129,10 @@ export function createPendingPolls(deps: PendingPollsDeps): PendingPolls {
 
   return {
     add,
-    load() {
+    load(upstream) {
       if (loaded) return;
       loaded = true;
-      for (const p of pendingRemoteRecords(db)) add({ collection: p.collection, localId: p.id, remoteId: p.remote_id, localCardId: p.insurance_card_id });
+      for (const p of pendingRemoteRecords(db, upstream)) add({ collection: p.collection, localId: p.id, remoteId: p.remote_id, localCardId: p.insurance_card_id, upstream });
     },
     due(now, busy) {
       return [...polls.values()].filter((t) => t.dueAt <= now && !busy(pollKey(t))).sort((a, b) => a.dueAt - b.dueAt);
@@ -140,6 +149,7 @@ export function createPendingPolls(deps: PendingPollsDeps): PendingPolls {
     reset() {
       polls = new Map();
       loaded = false;
+      generation += 1;
     },
     poll,
   };

@@ -13,6 +13,8 @@ export interface PullComponentDeps {
   db: Parameters<typeof setAsideCount>[0];
   /** Whether sync lets other requests go now (not paused, held by a Retry-After, or offline). */
   mayCall?(): boolean;
+  /** The feed of service `key` answered (`failure` null) or did not: sync learns whether the service is there from it. */
+  onAnswer?(key: string, failure: unknown): void;
   /** Pages per request (the feed's maximum by default). */
   pageSize?: number;
   /** Steady state: how often to ask for news when nothing else asks (default 2 s). */
@@ -81,7 +83,9 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
       let outcome;
       try {
         outcome = await deps.engine.pullPage(feed, deps.pageSize);
+        deps.onAnswer?.(feed.key, null);
       } catch (error) {
+        deps.onAnswer?.(feed.key, error);
         // Unreachable, paused, a broken page: push carries on; the next pass tries again.
         lastError = isServiceError(error) ? error.code : 'pull_failed';
         deps.log?.('pull.failed', { error: lastError });

@@ -22,6 +22,7 @@ import {
 import { fieldErrorsFromZod, isServiceError } from '../../shared/service-error';
 import { applyCardFacts, applyTerminal, isPolledCollection } from './remote-results';
 import type { SyncLog } from './sync-policy';
+import { localIdAt, noteRemoteId } from './remote-ids';
 
 /**
  * The pull side of sync (docs/decisions.md, "Pulling the practice"): pages of the upstream's
@@ -67,8 +68,14 @@ type Applied = 'written' | 'unchanged' | 'set_aside' | 'wait';
 
 type Row = { id: string; remote_id: string | null };
 
-/** Upstream id → local id lookups for one table, by the `remote_id` index; built once per table (a bootstrap asks 100,000 times). */
-function localIdOf(db: Db, collection: FeedCollection, remoteId: string): string | undefined {
+/**
+ * Upstream id → local id: by the ids this service gave (`remote_ids`, which survive a switch
+ * to another service and back), else by the record's latest `remote_id` (index; the lookup
+ * is built once per table: a bootstrap asks 100,000 times).
+ */
+function localIdOf(db: Db, upstream: string, collection: FeedCollection, remoteId: string): string | undefined {
+  const known = localIdAt(db, upstream, remoteId);
+  if (known?.startsWith(`${COLLECTIONS[collection].prefix}_`)) return known;
   const statement = preparedOnce(db, `pull:local-id:${collection}`, () => {
     const table = TABLES[collection] as typeof TABLES.patients;
     return db.select({ id: table.id }).from(table).where(eq(table.remote_id, sql.placeholder('remote_id'))).prepare();
@@ -95,6 +102,8 @@ export function setAsideCount(db: Db): number {
 export function createPullEngine(deps: PullDeps) {
   const { db } = deps;
   const now = () => deps.clock.now().toISOString();
+  /** The feed (service) the page being applied comes from. */
+  let feedKey = '';
 
   /**
    * Whether a record the upstream has and this desk does not know could be one of the
@@ -147,6 +156,7 @@ export function createPullEngine(deps: PullDeps) {
       .values({ object_key: key, content_type: key.endsWith('.png') ? 'image/png' : 'image/jpeg', byte_size: 0, created_at: now(), remote_id: key })
       .onConflictDoNothing()
       .run();
+    noteRemoteId(db, feedKey, key, key);
     return key;
   }
 
@@ -164,7 +174,7 @@ export function createPullEngine(deps: PullDeps) {
         if (collection === 'insurance_cards' && field === 'patient_id') return { missing: 'The card names no patient; a desk keeps cards under their patient.' };
         continue;
       }
-      const localId = localIdOf(db, target, String(upstreamId));
+      const localId = localIdOf(db, feedKey, target, String(upstreamId));
       if (!localId) {
         // A check's discovery is context, not a home: the check is kept without it.
         if (field === 'electronic_eligibility_discovery_id') {
@@ -228,7 +238,7 @@ export function createPullEngine(deps: PullDeps) {
       return 'set_aside';
     }
     const resource = parsed.data as ResourceOf<FeedCollection> & { id: string };
-    const knownId = localIdOf(db, collection, resource.id);
+    const knownId = localIdOf(db, feedKey, collection, resource.id);
     if (knownId) {
       clearSetAside(collection, resource.id);
       const changed = update(collection, { id: knownId, remote_id: resource.id }, resource);
@@ -242,6 +252,7 @@ export function createPullEngine(deps: PullDeps) {
       return 'set_aside';
     }
     insertRecord(db, collection, built.row as NewRowOf<typeof collection>);
+    noteRemoteId(db, feedKey, built.row.id as string, resource.id);
     clearSetAside(collection, resource.id);
     written.push({ collection, id: built.row.id as string, created: true });
     return 'written';
@@ -260,6 +271,7 @@ export function createPullEngine(deps: PullDeps) {
   function applyPage(key: string, page: ReceivedChangesPage): PageOutcome {
     const written: { collection: FeedCollection; id: string; created: boolean }[] = [];
     unsureCache = new Map();
+    feedKey = key;
     const result = inTransaction(db, () => {
       anySetAside = setAsideCount(db) > 0;
       const state = readPullState(db, key);

@@ -1,9 +1,10 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { preparedOnce } from '../records/statements';
 import type { Db } from '../db/open-database';
-import { checks, discoveries, extractions, insurance_cards, patients, photos } from '../db/schema';
+import { checks, discoveries, extractions, insurance_cards, patients, photos, remote_ids } from '../db/schema';
 import type { IdGenerator } from '../support/ids';
 import { findRow, insertRecord } from '../records/record-store';
+import { noteRemoteId, remoteIdAt } from './remote-ids';
 import { COLLECTIONS, type Check, type Discovery, type Extraction, type InsuranceCard } from '../../shared/contract';
 
 /**
@@ -30,8 +31,9 @@ const TABLE_WITH_REMOTE = {
   electronic_eligibility_checks: checks,
 } as const;
 
-/** Records the upstream's id on the local record (or photo) an entry carried. */
-export function setRemoteId(db: Db, collection: string, localId: string, remoteId: string): void {
+/** Records the id `upstream` gave the local record (or photo) an entry carried: under that service, and as the record's latest. */
+export function setRemoteId(db: Db, upstream: string, collection: string, localId: string, remoteId: string): void {
+  noteRemoteId(db, upstream, localId, remoteId);
   // Prepared once per table: a draining queue writes every entry's remote id through here.
   if (collection === 'photos') {
     preparedOnce(db, 'sync:remote-id:photos', () =>
@@ -106,7 +108,7 @@ export interface SpawnedCheckOwner {
  * upstream's id in remote_id, no outbox entry: they came from the upstream). A check
  * already stored is skipped, so storing twice after a crash stores once.
  */
-export function storeSpawnedChecks(db: Db, ids: IdGenerator, owner: SpawnedCheckOwner, remoteChecks: Check[]): { id: string; remote_id: string; pending: boolean }[] {
+export function storeSpawnedChecks(db: Db, ids: IdGenerator, upstream: string, owner: SpawnedCheckOwner, remoteChecks: Check[]): { id: string; remote_id: string; pending: boolean }[] {
   const stored: { id: string; remote_id: string; pending: boolean }[] = [];
   for (const remote of remoteChecks) {
     const known = db.select({ id: checks.id }).from(checks).where(eq(checks.remote_id, remote.id)).get();
@@ -133,6 +135,7 @@ export function storeSpawnedChecks(db: Db, ids: IdGenerator, owner: SpawnedCheck
       finished_at: remote.finished_at ?? null,
       remote_id: remote.id,
     });
+    noteRemoteId(db, upstream, id, remote.id);
     stored.push({ id, remote_id: remote.id, pending: !isTerminal(remote.status) });
   }
   return stored;
@@ -145,19 +148,31 @@ export interface PendingRemote {
   insurance_card_id: string;
 }
 
-/** Local records the upstream has but has not finished: what to poll after a restart. */
-export function pendingRemoteRecords(db: Db): PendingRemote[] {
+/**
+ * Local records `upstream` has but has not finished: what to poll after a restart or a
+ * switch, by the id that service gave them. Without `upstream`, by the latest id, whichever service.
+ */
+export function pendingRemoteRecords(db: Db, upstream?: string): PendingRemote[] {
   return POLLED_COLLECTIONS.flatMap((collection) => {
     const table = POLLED_TABLES[collection];
-    return db
-      .select({ id: table.id, remote_id: table.remote_id, insurance_card_id: table.insurance_card_id })
-      .from(table)
-      .where(and(eq(table.status, 'pending'), isNotNull(table.remote_id)))
-      .all()
-      .map((row) => ({ collection, id: row.id, remote_id: row.remote_id as string, insurance_card_id: row.insurance_card_id }));
+    const rows =
+      upstream === undefined
+        ? db
+            .select({ id: table.id, remote_id: table.remote_id, insurance_card_id: table.insurance_card_id })
+            .from(table)
+            .where(and(eq(table.status, 'pending'), isNotNull(table.remote_id)))
+            .all()
+        : db
+            .select({ id: table.id, remote_id: remote_ids.remote_id, insurance_card_id: table.insurance_card_id })
+            .from(table)
+            .innerJoin(remote_ids, and(eq(remote_ids.upstream, upstream), eq(remote_ids.record_id, table.id)))
+            .where(eq(table.status, 'pending'))
+            .all();
+    return rows.map((row) => ({ collection, id: row.id, remote_id: row.remote_id as string, insurance_card_id: row.insurance_card_id }));
   });
 }
 
-export function cardRemoteId(db: Db, localCardId: string): string | null {
-  return db.select({ remote_id: insurance_cards.remote_id }).from(insurance_cards).where(eq(insurance_cards.id, localCardId)).get()?.remote_id ?? null;
+/** What `upstream` calls a card; null if it has not received it. */
+export function cardRemoteId(db: Db, upstream: string, localCardId: string): string | null {
+  return remoteIdAt(db, upstream, localCardId);
 }

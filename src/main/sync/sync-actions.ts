@@ -10,6 +10,7 @@ import { isCollection, SyncState, type Collection } from '../../shared/contract'
 import { notFound, ServiceError } from '../../shared/service-error';
 import { dependentsOf, deleteEntry, getEntry, listEntries, requeueByUser, type OutboxEntry } from './outbox-queue';
 import { entryDescription, SYNC_MESSAGES } from './sync-messages';
+import { heldByAService } from './remote-ids';
 
 /**
  * What the Sync screen does with the queue: list it, retry an entry, discard one. The
@@ -58,7 +59,8 @@ export function describeEntry(db: Db, entry: OutboxEntry): string {
 function reasonFor(db: Db, entry: OutboxEntry): string {
   switch (entry.state) {
     case 'queued':
-      return entry.last_error ? SYNC_MESSAGES.reasonRetrying(entry.last_error.message) : SYNC_MESSAGES.reasonQueued;
+      if (entry.last_error) return SYNC_MESSAGES.reasonRetrying(entry.last_error.message);
+      return heldByAService(db, entry.record_id) ? SYNC_MESSAGES.reasonSentAgain : SYNC_MESSAGES.reasonQueued;
     case 'sending':
       return SYNC_MESSAGES.reasonSending;
     case 'failed':
@@ -154,7 +156,8 @@ const DISCARDABLE: SyncState[] = ['failed', 'blocked', 'needs_review'];
 
 /**
  * Gives up on an entry, explicitly (the Sync screen asks first): the entry and the local
- * record it would have created are deleted, as if never entered. Refused while other
+ * record it would have created are deleted, as if never entered. An entry sending a record
+ * again to a new service (another service holds it) goes alone: the record stays. Refused while other
  * entries depend on it (discard those first: nothing disappears that the desk did not
  * pick), and for entries that are queued, sending or already upstream.
  */
@@ -175,7 +178,7 @@ export function discardEntry(deps: SyncActionDeps, id: string): { id: string; di
   try {
     inTransaction(db, () => {
       deleteEntry(db, id);
-      deleteLocalRecord(db, entry.collection, entry.record_id);
+      if (!heldByAService(db, entry.record_id)) deleteLocalRecord(db, entry.collection, entry.record_id);
     });
   } catch (error) {
     if (error instanceof Error && /FOREIGN KEY/i.test(error.message)) {

@@ -30,6 +30,8 @@ import { DEFAULT_SYNC_POLICY, type SyncLog, type SyncPolicy, type UpstreamTarget
 import { createUpstreamHealth } from './upstream-health';
 import { createSendWindow, isOverload } from './send-window';
 import { cardReferenceId, upstreamPayload } from './upstream-payload';
+import { adoptUnkeyedRemoteIds, upstreamKey } from './remote-ids';
+import { readinessFor, sendOwedAnswersAgain } from './send-again';
 import { findCardByReference } from './upstream-lookups';
 
 export { DEFAULT_SYNC_POLICY, type SyncLog, type SyncPolicy, type UpstreamTarget } from './sync-policy';
@@ -62,11 +64,19 @@ export interface SyncEngine {
   status(): SyncStatus;
   /** Whether other requests to the upstream may go now: not paused, not held by a Retry-After, not known offline (the pull side asks). */
   mayCall(): boolean;
+  /**
+   * Another request to the service `key` (the pull side's, every few seconds) was answered
+   * (`failure` null) or failed: no answer at all means offline, so an idle desk learns the
+   * service went away within seconds, not at the next heartbeat. About a previous service
+   * (a switch since), it is ignored.
+   */
+  learnFromOther(key: string, failure: unknown): void;
 }
 
 /** What a send came to, waiting to be written by the next round. */
 type Settled =
-  | { kind: 'synced'; entry: OutboxEntry; remoteId: string }
+  /** `upstream`: the key of the service that answered, which may no longer be the current one. */
+  | { kind: 'synced'; entry: OutboxEntry; remoteId: string; upstream: string }
   | { kind: 'retry'; entry: OutboxEntry; error: SyncError; nextAt: number }
   | { kind: 'paused'; entry: OutboxEntry; error: SyncError }
   | { kind: 'stopped'; entry: OutboxEntry; state: 'failed' | 'needs_review'; error: SyncError };
@@ -94,6 +104,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   let recovered = false;
   let stopped = false;
   let needsReconcile = true;
+  /** A new service, or a late answer from the previous one: look for what the current one must be sent again. */
+  let needsOwedSweep = false;
   let refreshDueAt = 0;
   let refreshFailures = 0;
   let lastSuccessAt: string | null = lastSyncedAt(db);
@@ -134,13 +146,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
   // ---- sending ------------------------------------------------------------------------
 
-  async function deliver(service: V1Service, entry: OutboxEntry): Promise<{ remoteId: string }> {
+  async function deliver(service: V1Service, key: string, entry: OutboxEntry): Promise<{ remoteId: string }> {
     if (entry.collection === 'photos') {
       const photo = await deps.readPhoto(entry.record_id);
       const uploaded = await service.uploadPhoto(photo);
       return { remoteId: uploaded.object_key };
     }
-    const payload = upstreamPayload(db, entry);
+    const payload = upstreamPayload(db, key, entry);
     // The worker is an API client of the upstream; the entry id is the Idempotency-Key.
     const collection = entry.collection as CreatableCollection;
     const created = await service.create(collection, payload as CreateInputOf<typeof collection>, { source: 'api', idempotency_key: entry.id });
@@ -170,6 +182,9 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   async function sendEntry(target: UpstreamTarget, entry: OutboxEntry): Promise<void> {
     let remoteId: string;
     const ticket = sendWindow.ticket();
+    const key = upstreamKey(target);
+    // Sent before a switch of service, answered after: what it says is not about the service the desk talks to now.
+    const current = () => upstream === target;
     try {
       const decided = windowPassed(entry) ? await afterWindow(target.service, entry) : 'send';
       if (decided === 'review') {
@@ -184,22 +199,25 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         });
         return;
       }
-      remoteId = (decided === 'send' ? await deliver(target.service, entry) : decided).remoteId;
+      remoteId = (decided === 'send' ? await deliver(target.service, key, entry) : decided).remoteId;
     } catch (failure) {
       const kind = classifyFailure(failure);
-      health.learnFrom(kind);
-      if (isOverload(kind.error.status)) sendWindow.overloaded(ticket);
+      if (current()) health.learnFrom(kind);
+      if (current() && isOverload(kind.error.status)) sendWindow.overloaded(ticket);
       const attempts = entry.attempts + 1;
       log('sync.send_failed', { entry: entry.id, collection: entry.collection, kind: kind.kind, status: kind.error.status, code: kind.error.code, attempts });
-      if (kind.kind === 'auth') settled.push({ kind: 'paused', entry, error: kind.error });
+      // A refusal by a previous service is not the current one's: the entry goes again, to it, its attempt not counted.
+      if (kind.kind === 'auth' || !current()) settled.push({ kind: 'paused', entry, error: kind.error });
       else if (kind.kind === 'permanent') settled.push({ kind: 'stopped', entry, state: 'failed', error: kind.error });
       else settled.push({ kind: 'retry', entry, error: kind.error, nextAt: nowMs() + retryDelayMs(policy.send, attempts, random, kind.retryAfterSeconds) });
       return;
     }
-    health.heard();
-    markSuccess();
+    if (current()) {
+      health.heard();
+      markSuccess();
+    }
     log('sync.sent', { entry: entry.id, collection: entry.collection, attempts: entry.attempts + 1 });
-    settled.push({ kind: 'synced', entry, remoteId });
+    settled.push({ kind: 'synced', entry, remoteId, upstream: key });
   }
 
   /** Writes what has settled now, outside a round (a stepped pump, a stop). */
@@ -218,13 +236,16 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       notices.push({ collection: entry.collection as RecordChange['collection'], id: entry.record_id });
       switch (outcome.kind) {
         case 'synced':
-          setRemoteId(db, entry.collection, entry.record_id, outcome.remoteId);
+          setRemoteId(db, outcome.upstream, entry.collection, entry.record_id, outcome.remoteId);
           markSynced(db, entry.id, outcome.remoteId, now);
-          if (isPolledCollection(entry.collection)) {
+          if (!upstream || upstreamKey(upstream) !== outcome.upstream) {
+            // Landed at the previous service after a switch: the current one has not got it.
+            needsOwedSweep = true;
+          } else if (isPolledCollection(entry.collection)) {
             // Polled even when the answer was already terminal: the poll stores the result
             // and its follow-ups (plan status, spawned checks) together, crash-safe.
             const localCardId = (entry.payload.insurance_card_id as string | undefined) ?? '';
-            polls.add({ collection: entry.collection, localId: entry.record_id, remoteId: outcome.remoteId, localCardId });
+            polls.add({ collection: entry.collection, localId: entry.record_id, remoteId: outcome.remoteId, localCardId, upstream: outcome.upstream });
           }
           break;
         case 'retry':
@@ -288,6 +309,23 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   }
 
   /**
+   * Whether a ready entry may go to the service `key` now: every local record it names is
+   * there. If not, what that service lacks is queued first (send-again.ts) and the entry
+   * waits for it; a record no longer on this desk fails the entry, with the field named.
+   */
+  function mayGoTo(key: string, entry: OutboxEntry, now: number): boolean {
+    const readiness = readinessFor({ db, clock, ids: deps.ids }, key, entry);
+    if (readiness.kind === 'ready') return true;
+    needsReconcile = true;
+    if (readiness.kind === 'missing') {
+      markStopped(db, entry.id, 'failed', iso(now), { code: 'dependency_not_synced', message: SYNC_MESSAGES.dependencyNotSynced(readiness.field) });
+    } else {
+      log('sync.waits_for_resend', { entry: entry.id, collection: entry.collection, entries: readiness.on.length });
+    }
+    return false;
+  }
+
+  /**
    * Starts every job due now, within the concurrency bound, after writing what the last
    * jobs settled; the writes and the new claims share one transaction. Returns the jobs.
    */
@@ -298,7 +336,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const now = nowMs();
     const free = () => sendWindow.size() - inFlight.size;
     const sending = !!target && health.open(now);
-    if (target) polls.load();
+    const key = target ? upstreamKey(target) : null;
 
     if (sending && health.probeDue(now) && !inFlight.has(PROBE_KEY) && free() > 0) {
       jobs.push(launch(PROBE_KEY, () => health.probe(target.service, alive)));
@@ -311,6 +349,13 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const claimed: OutboxEntry[] = [];
     const notices = inTransactionWithoutFsync(db, () => {
       const written = applySettled();
+      if (key !== null && needsOwedSweep) {
+        needsOwedSweep = false;
+        const adopted = adoptUnkeyedRemoteIds(db, key);
+        if (adopted) log('sync.remote_ids_adopted', { records: adopted });
+        const again = sendOwedAnswersAgain({ db, clock, ids: deps.ids }, key);
+        if (again) log('sync.sent_again_for_answers', { entries: again });
+      }
       if (needsReconcile) {
         needsReconcile = false;
         const touched = reconcileBlocked(db, iso(now));
@@ -322,10 +367,19 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
         if (budget <= 0) break;
         const ready = readyEntries(db, iso(now), budget);
         if (ready.length === 0) break;
-        for (const entry of ready) if (markSending(db, entry.id, iso(now))) claimed.push(entry);
+        let claimedAny = false;
+        for (const entry of ready) {
+          if (!mayGoTo(key!, entry, now)) continue;
+          if (markSending(db, entry.id, iso(now))) claimed.push(entry);
+          claimedAny = true;
+        }
+        // Every ready entry waits for records sent again: those new entries are ready next.
+        if (!claimedAny && readyEntries(db, iso(now), 1).length === 0) break;
       }
       return written;
     });
+    // After the sweep: the ids a service gave are known before its pending records are loaded.
+    if (target) polls.load(key!);
     for (const notice of notices) changed(notice.collection, notice.id);
     for (const entry of claimed) jobs.push(launch(`send:${entry.id}`, () => sendEntry(target!, entry)));
 
@@ -451,6 +505,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
     setUpstream(target) {
       upstream = target;
+      needsOwedSweep = true;
       health.reset();
       refreshDueAt = 0;
       polls.reset();
@@ -477,5 +532,16 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
 
     status,
     mayCall: () => !!upstream && health.open(clock.now().getTime()) && health.online !== false,
+
+    learnFromOther(key, failure) {
+      if (failure === null || !upstream || upstreamKey(upstream) !== key || !alive()) return;
+      // Only silence is news: the pull's own refusals are its business, and an answer is not
+      // taken as "online" (the worker's first contact is its reference refresh, and while
+      // offline the pull does not ask: the probe finds the way back).
+      if (classifyFailure(failure).kind !== 'unreachable') return;
+      health.lost();
+      // Offline now means a probe is due soon, not the heartbeat a minute away.
+      schedule();
+    },
   };
 }

@@ -38,6 +38,8 @@ export const SYNC_MESSAGES = {
   reasonQueued: 'Goes to the service as soon as it answers; nothing to do.',
   reasonRetrying: (message: string) => `Not sent yet (${message.replace(/\.$/, '')}); Coverdesk keeps trying by itself.`,
   reasonSending: 'Being sent now.',
+  /** A record the service used before has, sent to the current one (issue 26). */
+  reasonSentAgain: 'The service in use now has not received this yet (it went to the one used before); it goes first, before what needs it. Nothing to do.',
   reasonRefused: (message: string) => `The service refused it: ${message} Fix what it names and Retry, or Discard it.`,
   reasonWaitsFor: (description: string) => `Waits for “${description}”, which needs you; it goes once that one is sent.`,
   reasonWaitsForOther: 'Waits for another item to be sent first; it goes once that one is.',

@@ -37,7 +37,9 @@ export const DEFAULT_SYNC_POLICY: SyncPolicy = {
   send: { baseMs: 1_000, capMs: 5 * 60_000, maxRetryAfterMs: 60 * 60_000 },
   poll: { baseMs: 1_000, capMs: 60_000 },
   probe: { baseMs: 2_000, capMs: 30_000 },
-  heartbeatMs: 60_000,
+  // An idle desk hears of an outage from the pull side within seconds (its feed asks every
+  // 2 s); this covers a service without a feed: one GET of one provider every 15 s (issue 26).
+  heartbeatMs: 15_000,
   // Shorter than any upstream we know keeps keys (the sandbox: 7 days): erring short only
   // costs a lookup or a question, erring long costs a duplicate.
   idempotencyWindowMs: 24 * 60 * 60_000,
