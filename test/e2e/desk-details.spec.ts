@@ -53,3 +53,86 @@ test.describe('the PIN', () => {
     });
   }
 });
+
+/** Registers patients through the page's own bridge (what Intake would do), without the screens. */
+async function registerPatients(desk: Desk, patients: { first_name: string; last_name: string; date_of_birth: string }[]): Promise<void> {
+  await desk.page.evaluate(async (list) => {
+    const w = globalThis as unknown as { coverdesk: { patients: { create(input: object): Promise<{ ok: boolean }> } } };
+    for (const patient of list) {
+      const result = await w.coverdesk.patients.create(patient);
+      if (!result.ok) throw new Error('patient not registered');
+    }
+  }, patients);
+}
+
+// Item 9: the patient pickers of Eligibility and Discovery have Today's keys.
+test.describe('the patient search of Eligibility and Discovery', () => {
+  for (const size of SIZES) {
+    test(`at ${size.name}: Enter picks the first match; ↓ moves into the list, ↑/↓ move, Enter picks`, async ({ desk }) => {
+      const { page } = desk;
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await registerPatients(desk, [
+        { first_name: 'Ines', last_name: 'Okafor', date_of_birth: '1984-03-07' },
+        { first_name: 'Ivan', last_name: 'Okafor', date_of_birth: '1990-11-02' },
+      ]);
+      await openScreen(page, 'Eligibility');
+      const search = page.getByLabel('Find the patient', { exact: true });
+      await search.fill('ines okafor');
+      // Enter at once, before the host's search has answered: remembered, then the first match opens.
+      await search.press('Enter');
+      await expect(page.getByRole('heading', { level: 1, name: /^Eligibility — Okafor, Ines/ })).toBeVisible();
+
+      await openScreen(page, 'Discovery');
+      // Moving between the two keeps the patient: back to the picker with a fresh page.
+      await page.reload();
+      await openScreen(page, 'Discovery');
+      const discoverySearch = page.getByLabel('Find the patient', { exact: true });
+      await discoverySearch.fill('okafor');
+      const results = page.getByRole('list', { name: 'Patients found' }).getByRole('button');
+      await expect(results).toHaveCount(2);
+      await discoverySearch.press('ArrowDown');
+      await expect(results.nth(0)).toBeFocused();
+      await page.keyboard.press('ArrowDown');
+      await expect(results.nth(1)).toBeFocused();
+      await page.keyboard.press('ArrowUp');
+      await page.keyboard.press('ArrowUp');
+      await expect(discoverySearch).toBeFocused();
+      await desk.shot('discovery-picker');
+      await discoverySearch.press('ArrowDown');
+      await page.keyboard.press('ArrowDown');
+      const second = (await results.nth(1).textContent()) ?? '';
+      await page.keyboard.press('Enter');
+      const name = second.includes('Ivan') ? 'Okafor, Ivan' : 'Okafor, Ines';
+      await expect(page.getByRole('heading', { level: 1, name: new RegExp(`^Discovery — ${name}`) })).toBeVisible();
+      expectQuietConsole(desk);
+    });
+  }
+});
+
+// Item 9: closing the camera, or its failing, gives focus back to "Use camera".
+test.describe('the camera', () => {
+  for (const size of SIZES) {
+    test(`at ${size.name}: closing or failing the camera puts focus back on the button that opened it`, async ({ desk }) => {
+      const { page } = desk;
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await openScreen(page, 'Intake');
+      const front = page.getByTestId('photo-front');
+      const useCamera = front.getByRole('button', { name: 'Use camera' });
+      await useCamera.click();
+      await expect(front.getByRole('button', { name: 'Take photo' })).toBeEnabled();
+      await front.getByRole('button', { name: 'Close camera' }).press('Enter');
+      await expect(useCamera).toBeFocused();
+
+      // A camera that cannot be opened (access refused): the reason is said and focus comes back.
+      await page.evaluate(() => {
+        const devices = (globalThis as unknown as { navigator: { mediaDevices: { getUserMedia: () => Promise<never> } } }).navigator.mediaDevices;
+        devices.getUserMedia = () => Promise.reject(new Error('NotAllowedError'));
+      });
+      await useCamera.press('Enter');
+      await expect(front.getByText('The camera could not be opened. Allow camera access for Coverdesk, or choose a file instead.')).toBeVisible();
+      await expect(useCamera).toBeFocused();
+      await desk.shot('camera-failed');
+      expectQuietConsole(desk);
+    });
+  }
+});

@@ -11,6 +11,7 @@ import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { EmptyState, Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
+import { useSearchKeys } from '../ui/search-keys';
 
 const ROW_HEIGHT = 64;
 const NO_ROWS: DeskPatientRow[] = [];
@@ -41,15 +42,9 @@ export function TodayScreen() {
   const rows = useMemo(() => todayMatches(today.data?.data ?? [], query, others), [today.data, query, others]);
   const open = (row: DeskPatientRow) => navigate({ screen: 'eligibility', patientId: row.patient_id });
 
-  // Enter pressed before the list (or the host's search) has answered: remembered for this
-  // query, and the first match opens once the answer is in.
-  const [enterFor, setEnterFor] = useState<string | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const answering = (today.loading && !today.data) || searching;
-  useEffect(() => {
-    if (enterFor === null || answering) return;
-    setEnterFor(null);
-    if (enterFor === query && rows.length > 0) navigate({ screen: 'eligibility', patientId: rows[0].patient_id });
-  }, [enterFor, answering, query, rows, navigate]);
+  const onSearchKey = useSearchKeys({ query, rows, answering, open, enterList: () => listRef.current?.focus() });
 
   useEffect(() => searchRef.current?.focus(), []);
   // "/" jumps to search, as in most desk software.
@@ -65,7 +60,6 @@ export function TodayScreen() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const listRef = useRef<HTMLDivElement>(null);
   const count = today.data?.data.length ?? 0;
   return (
     <div className="screen screen--fill">
@@ -93,18 +87,7 @@ export function TodayScreen() {
           aria-describedby="today-search-hint"
           aria-controls={rows.length > 0 ? "today-rows" : undefined}
           onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown' && rows.length > 0) {
-              event.preventDefault();
-              listRef.current?.focus();
-            } else if (event.key === 'Enter' && answering) {
-              event.preventDefault();
-              setEnterFor(query);
-            } else if (event.key === 'Enter' && rows.length > 0) {
-              event.preventDefault();
-              open(rows[0]);
-            }
-          }}
+          onKeyDown={onSearchKey}
         />
         <p className="field__hint" id="today-search-hint">
           Enter opens the first match; ↓ moves into the list. Press / to come back here.
