@@ -1,4 +1,7 @@
-import { openScreen } from './desk-actions';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
 import { expect, test, type Desk } from './fixtures';
 
 /**
@@ -132,6 +135,68 @@ test.describe('the camera', () => {
       await expect(front.getByText('The camera could not be opened. Allow camera access for Coverdesk, or choose a file instead.')).toBeVisible();
       await expect(useCamera).toBeFocused();
       await desk.shot('camera-failed');
+      expectQuietConsole(desk);
+    });
+  }
+});
+
+// Item 7: a date of birth the payer refuses (AAA 71) is corrected on the chart, and the re-run answers.
+test.describe('correcting a patient', () => {
+  // The payer knows Janet Doe, born 03/05/1937, member 111111111 (a real 271).
+  const X12_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-x12-'));
+  test.beforeAll(() => {
+    fs.mkdirSync(X12_DIR, { recursive: true });
+    fs.copyFileSync(path.resolve('test/fixtures/x12-271/tigershark_271-example-2.x12'), path.join(X12_DIR, 'tigershark_271-example-2.x12'));
+  });
+  test.afterAll(() => fs.rmSync(X12_DIR, { recursive: true, force: true }));
+  const FAST = { sandboxDelayMs: 300, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } };
+  test.use({ hostOptions: { sync: { ...FAST, sandboxX12Dir: X12_DIR } } });
+
+  for (const size of SIZES) {
+    test(`at ${size.name}: a refused date of birth is corrected on the chart, no second patient, and the re-run is active`, async ({ desk }) => {
+      const { page } = desk;
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await openScreen(page, 'Intake');
+      await fillNewPatient(page, { first: 'Janet', last: 'Doe', dob: '03/06/1937' });
+      await memberIdField(page).fill('111111111');
+      await choosePayer(page, 'Aetna');
+      await saveCard(page);
+      await runCheck(page);
+      const failure = page.getByTestId('check-failure');
+      await expect(failure).toBeVisible({ timeout: 20_000 });
+      await expect(failure).toContainText('payer code 71');
+      await expect(failure).not.toContainText(/register/i);
+      await failure.getByRole('button', { name: 'Correct the patient’s details' }).click();
+
+      const form = page.getByRole('form', { name: 'Correct the patient’s details' });
+      const dob = form.getByLabel('Date of birth', { exact: true });
+      // Opened at the field the payer refused, holding what is on file.
+      await expect(dob).toBeFocused();
+      await expect(dob).toHaveValue('03/06/1937');
+      await dob.fill('03/05/1937');
+      await desk.shot('correct-patient-form');
+      await dob.press('Enter');
+      await expect(page.getByText(/The eligibility service cannot change a patient it already has/)).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1, name: /^Eligibility — Doe, Janet/ })).toBeVisible();
+      await expect(page.getByText('Born 03/05/1937', { exact: true })).toBeVisible();
+      // Focus waits on the re-run.
+      const rerun = failure.getByRole('button', { name: 'Run the check again' });
+      await expect(rerun).toBeFocused();
+      await desk.shot('patient-corrected');
+      await rerun.press('Enter');
+      const summary = page.getByTestId('benefits-summary');
+      await expect(summary).toBeVisible({ timeout: 20_000 });
+      await expect(summary.getByTestId('plan-state')).toHaveText('Active');
+      // The out-of-pocket maximum of this 271 is met: the coinsurance tile says so.
+      await expect(summary.getByTestId('coinsurance')).toContainText('the out-of-pocket maximum is met');
+      await summary.scrollIntoViewIfNeeded();
+      await desk.shot('rerun-active-summary');
+
+      // One chart, corrected; the audit log says who corrected it.
+      await openScreen(page, 'Today');
+      await expect(page.getByText('Doe, Janet')).toHaveCount(1);
+      await openScreen(page, 'Audit log');
+      await expect(page.getByRole('cell', { name: 'Corrected' }).first()).toBeVisible();
       expectQuietConsole(desk);
     });
   }

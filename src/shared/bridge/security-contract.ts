@@ -8,7 +8,7 @@ import { ObjectKey } from '../contract/photo';
  */
 
 /** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
-export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive']);
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct']);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 const AUDITED_PREFIXES = [

@@ -15,6 +15,7 @@ const ACTIONS: { value: NonNullable<AuditFilter['action']>; label: string }[] = 
   { value: 'print', label: 'Printed' },
   { value: 'export', label: 'Exported' },
   { value: 'receive', label: 'Received from the practice' },
+  { value: 'correct', label: 'Corrected' },
 ];
 const ACTION_WORDS = Object.fromEntries(ACTIONS.map((a) => [a.value, a.label])) as Record<AuditRow['action'], string>;
 const PAGE = 50;

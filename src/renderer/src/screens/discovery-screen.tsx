@@ -10,6 +10,7 @@ import { SelectField } from '../ui/field';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { PatientPickerScreen } from '../ui/patient-picker-screen';
 import { ScreenTitle } from '../ui/screen-title';
+import { CORRECT_PATIENT, CorrectPatientForm, correctionNote } from '../ui/correct-patient';
 import { cardLabel, usePatientDetail } from './eligibility-screen';
 
 export function DiscoveryScreen({ route }: { route: Extract<Route, { screen: 'discovery' }> }) {
@@ -29,6 +30,12 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
   const [cardId, setCardId] = useState<string | undefined>(initialCardId);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [correcting, setCorrecting] = useState(false);
+  const [patientNote, setPatientNote] = useState<string | null>(null);
+  const openCorrection = () => {
+    setPatientNote(null);
+    setCorrecting(true);
+  };
 
   const data = detail.data;
   if (detail.loading && !data) return <Loading label="Loading the patient…" />;
@@ -53,8 +60,35 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
     <div className="screen">
       <div className="screen__header">
         <ScreenTitle subtitle={`Born ${formatDob(data.patient.date_of_birth)}`}>Discovery — {patientName(data.patient)}</ScreenTitle>
-        <Button onClick={() => navigate({ screen: 'eligibility', patientId, cardId: card?.id })}>Go to Eligibility</Button>
+        <div className="row">
+          <Button onClick={() => navigate({ screen: 'eligibility', patientId, cardId: card?.id })}>Go to Eligibility</Button>
+          <Button id="correct-patient-open" onClick={openCorrection}>
+            {CORRECT_PATIENT}
+          </Button>
+        </div>
       </div>
+      {correcting ? (
+        <CorrectPatientForm
+          patient={data.patient}
+          onCancel={() => {
+            setCorrecting(false);
+            requestAnimationFrame(() => document.getElementById('correct-patient-open')?.focus());
+          }}
+          onSaved={(result) => {
+            setCorrecting(false);
+            setPatientNote(correctionNote(result));
+            detail.reload();
+            // Next is running discovery again with the corrected details.
+            requestAnimationFrame(() => document.getElementById('discovery-run-button')?.focus());
+          }}
+        />
+      ) : (
+        patientNote && (
+          <Notice tone="ok" live>
+            {patientNote}
+          </Notice>
+        )
+      )}
       {!card ? (
         <Panel>
           <EmptyState title="No insurance card yet." action={<Button variant="primary" onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>}>
@@ -73,7 +107,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
           )}
           {error && <Notice tone="bad" live>{error}</Notice>}
           <div className="row">
-            <Button variant="primary" onClick={() => void run()} disabled={busy}>
+            <Button id="discovery-run-button" variant="primary" onClick={() => void run()} disabled={busy}>
               {busy ? 'Starting…' : 'Run discovery'}
             </Button>
           </div>
@@ -99,7 +133,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
                     </div>
                     {from && <p className="small muted">From the card: {cardLabel(from, payerName(from.insurance_carrier_ids[0]))}</p>}
                     {discovery.status === 'pending' && <Loading label="Asking payers…" />}
-                    {discovery.status !== 'pending' && spawned.length === 0 && <NoCoverageFound discovery={discovery} />}
+                    {discovery.status !== 'pending' && spawned.length === 0 && <NoCoverageFound discovery={discovery} onCorrect={openCorrection} />}
                     {spawned.length > 0 && (
                       <ul className="plain-list stack" aria-label="Checks this discovery started">
                         {spawned.map((check) => (
@@ -133,7 +167,7 @@ function PatientDiscovery({ patientId, initialCardId }: { patientId: string; ini
  * A discovery that found nothing (the payers know no one by that name and date of birth):
  * why, and what the desk can do next.
  */
-function NoCoverageFound({ discovery }: { discovery: Discovery }) {
+function NoCoverageFound({ discovery, onCorrect }: { discovery: Discovery; onCorrect(): void }) {
   return (
     <div className="notice notice--warn">
       <p>
@@ -142,7 +176,13 @@ function NoCoverageFound({ discovery }: { discovery: Discovery }) {
       </p>
       <p>What to do next:</p>
       <ul>
-        <li>Check the spelling of the name and the date of birth with the patient: payers match them exactly. A correction means registering the patient again in Intake.</li>
+        <li>
+          Check the spelling of the name and the date of birth with the patient: payers match them exactly. If they differ, correct them on this chart (no second patient) and
+          run discovery again.{' '}
+          <Button size="small" onClick={onCorrect}>
+            {CORRECT_PATIENT}
+          </Button>
+        </li>
         <li>Ask the patient for an insurance card (or a photo of it) and add it in Intake, then check eligibility from the card.</li>
         <li>If the patient has no coverage, treat the visit as self-pay.</li>
       </ul>
