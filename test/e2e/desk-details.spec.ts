@@ -196,7 +196,41 @@ test.describe('correcting a patient', () => {
       await openScreen(page, 'Today');
       await expect(page.getByText('Doe, Janet')).toHaveCount(1);
       await openScreen(page, 'Audit log');
-      await expect(page.getByRole('cell', { name: 'Corrected' }).first()).toBeVisible();
+      const corrected = page.getByRole('row').filter({ has: page.getByRole('cell', { name: 'Corrected', exact: true }) }).first();
+      await expect(corrected).toBeVisible();
+      // Low item: audit rows carry their date, even today's (a log is read later, out of context).
+      const today = new Date().toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+      await expect(corrected.getByRole('cell').first()).toContainText(today);
+      await desk.shot('audit-corrected');
+      expectQuietConsole(desk);
+    });
+  }
+});
+
+// Low item: the toast of an answer that arrived elsewhere stays on the screen it was raised on.
+test.describe('the answer toast', () => {
+  test.use({ hostOptions: { sync: { sandboxDelayMs: 1_500, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } } } });
+  for (const size of SIZES) {
+    test(`at ${size.name}: leaving the screen it appeared on takes it away; while shown, the last rows scroll clear of it`, async ({ desk }) => {
+      const { page } = desk;
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await openScreen(page, 'Intake');
+      await fillNewPatient(page, { first: 'Nora', last: 'Quinn', dob: '02/14/1979' });
+      await memberIdField(page).fill('W100200301');
+      await choosePayer(page, 'Aetna');
+      await saveCard(page);
+      await runCheck(page);
+      await page.keyboard.press('Alt+1');
+      const toast = page.getByRole('status').filter({ hasText: 'Eligibility answer ready' });
+      await expect(toast).toBeVisible({ timeout: 20_000 });
+      // The page's scroll area leaves room below its content for the toast.
+      const room = (await page.evaluate(`parseFloat(getComputedStyle(document.querySelector('main')).paddingBottom)`)) as number;
+      expect(room).toBeGreaterThan(140);
+      await desk.shot('toast-on-today');
+      await page.keyboard.press('Alt+5');
+      await expect(page.getByRole('heading', { level: 1, name: 'Sync' })).toBeVisible();
+      await expect(toast).toHaveCount(0);
+      await desk.shot('toast-gone-on-sync');
       expectQuietConsole(desk);
     });
   }

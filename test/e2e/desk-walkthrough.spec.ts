@@ -218,8 +218,11 @@ for (const size of SIZES) {
         await save(upstream.url, 'sk_e2e_good');
         await expect(result).toContainText('Connected.');
         await checkScreen(desk, 'settings-connected');
+        // A wrong key is tried before it is saved (issue 26): refused, the working key kept, what was typed left in the field.
         await save(upstream.url, 'sk_e2e_wrong');
-        await expect(result).toContainText('Wrong API key.');
+        await expect(page.getByText(/^Wrong API key: the service at .* refused it \(HTTP 401\)\. Nothing was saved; the desk keeps using the key saved before\./)).toBeVisible();
+        await expect(page.getByLabel('API key')).toHaveValue('sk_e2e_wrong');
+        await expect(page.getByLabel('API key')).toHaveAttribute('aria-invalid', 'true');
         await desk.shot('settings-wrong-key');
         await save(`http://127.0.0.1:${(plain.address() as AddressInfo).port}`, 'sk_e2e_good');
         await expect(result).toContainText('Not a Coverdesk-compatible service.');

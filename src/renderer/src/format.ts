@@ -14,6 +14,17 @@ export function formatWhen(timestamp: string, now = new Date()): string {
   return `${day}, ${time}`;
 }
 
+/**
+ * Date and time, always both: "Nov 26, 2026, 1:24 PM". For records read later and out of
+ * context (the audit log, its printouts), where "1:24 PM" alone would not say which day.
+ */
+export function formatDateTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return timestamp;
+  const day = date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  return `${day}, ${date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;
+}
+
 /** Cents as dollars: 150000 → "$1,500.00". */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
