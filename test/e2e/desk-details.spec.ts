@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
+import { choose, choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
 import { expect, test, type Desk } from './fixtures';
 
 /**
@@ -231,6 +231,46 @@ test.describe('the answer toast', () => {
       await expect(page.getByRole('heading', { level: 1, name: 'Sync' })).toBeVisible();
       await expect(toast).toHaveCount(0);
       await desk.shot('toast-gone-on-sync');
+      expectQuietConsole(desk);
+    });
+  }
+});
+
+// Low items: at 1024 px Today cut member ids and payers ("000009…"), and Intake's plan field cut its value.
+test.describe('long values at the counter', () => {
+  for (const size of SIZES) {
+    test(`at ${size.name}: Today shows a long member id and payer whole; the plan field shows its value whole`, async ({ desk }) => {
+      const { page } = desk;
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await openScreen(page, 'Intake');
+      await fillNewPatient(page, { first: 'Maximilian', last: 'Featherstone', dob: '07/04/1969' });
+      await memberIdField(page).fill('XJP100200300000009');
+      // A long payer name, as many are.
+      await choose(page.getByRole('combobox', { name: 'Payer' }), 'Blue Cross Blue Shield South Carolina Medicare');
+      await expect(page.getByRole('combobox', { name: 'Payer' })).toHaveValue('Blue Cross Blue Shield South Carolina Medicare Blue');
+      const plan = page.getByLabel('Plan name', { exact: true });
+      await plan.fill('BlueChoice Gold 1500 PPO');
+      // The whole value is in view in the field, not scrolled out of it.
+      const planFits = (await plan.evaluate((el) => {
+        const input = el as unknown as { scrollWidth: number; clientWidth: number };
+        return input.scrollWidth <= input.clientWidth;
+      })) as boolean;
+      expect(planFits, 'the plan name fits its field').toBe(true);
+      await desk.shot('intake-plan-name');
+      // Today gives payer and plan up to three lines; this long payer with a short plan must show whole.
+      await plan.fill('Gold PPO');
+      await saveCard(page);
+
+      await openScreen(page, 'Today');
+      const fits = async (testId: string) =>
+        page.getByTestId(testId).first().evaluate((el) => {
+          const cell = el as unknown as { scrollWidth: number; clientWidth: number; scrollHeight: number; clientHeight: number };
+          return cell.scrollWidth <= cell.clientWidth && cell.scrollHeight <= cell.clientHeight + 1;
+        });
+      await expect(page.getByTestId('today-member-id').first()).toHaveText('XJP100200300000009');
+      expect(await fits('today-member-id'), 'the member id is not cut').toBe(true);
+      expect(await fits('today-payer'), 'the payer is not cut').toBe(true);
+      await desk.shot('today-long-values');
       expectQuietConsole(desk);
     });
   }

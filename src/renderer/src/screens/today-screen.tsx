@@ -185,8 +185,7 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
         <span>Date of birth</span>
         <span>Member id</span>
         <span>Payer / plan</span>
-        <span>Eligibility</span>
-        <span>Last activity</span>
+        <span>Eligibility, last activity</span>
       </div>
       <div className="today-list" ref={scrollRef} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
         <div
@@ -222,12 +221,13 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
                   <AppointmentTag row={appointmentOf.get(row.patient_id)} />
                 </span>
                 <span className="today-row__cell">{formatDob(row.date_of_birth)}</span>
-                <span className="today-row__cell mono">{row.member_id ?? <span className="muted">No card</span>}</span>
-                <span className="today-row__cell">{[row.payer_name, row.plan_name].filter(Boolean).join(' · ') || <span className="muted">—</span>}</span>
-                <span className="today-row__cell">
+                <span className="today-row__cell today-row__cell--wrap mono" data-testid="today-member-id">{row.member_id ?? <span className="muted">No card</span>}</span>
+                <span className="today-row__cell today-row__cell--wrap" data-testid="today-payer">{[row.payer_name, row.plan_name].filter(Boolean).join(' · ') || <span className="muted">—</span>}</span>
+                {/* The badge and, under it, when: one column, so the member id and payer have the width (1024 px). */}
+                <span className="today-row__cell today-row__status">
                   <EligibilityBadgeView badge={row.eligibility} />
+                  <span className="small muted">{formatWhen(row.last_activity_at)}</span>
                 </span>
-                <span className="today-row__cell small muted">{formatWhen(row.last_activity_at)}</span>
               </div>
             );
           })}
