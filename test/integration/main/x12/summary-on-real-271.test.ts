@@ -118,8 +118,11 @@ describe('summary figures on real 271s', () => {
       ['58', 'subscriber', 'date_of_birth', 'please_correct_and_resubmit'],
     ]);
     const explained = explainFailure({ failure_reason: 'clearinghouse_entity_error', clearinghouse_entity_errors: person.errors });
-    expect(explained.map((e) => e.field)).toEqual(['member_id', 'member_name', 'member_name', 'date_of_birth']);
+    // The payer's repeated 73 is one reason for the desk (issue 26, Low: "payer code 73 listed twice").
+    expect(explained.map((e) => e.field)).toEqual(['member_id', 'member_name', 'date_of_birth']);
     expect(explained[0].problem).toMatch(/member id/i);
+    // 58: the desk corrects the patient's details, never registers the patient again (item 7).
+    expect(explained[2].fix).toMatch(/correct the patient’s details/);
   });
 
   it('a request rejected at the provider level (AAA*Y**50*N): nobody answered about, the reason kept', () => {
