@@ -275,3 +275,36 @@ test.describe('long values at the counter', () => {
     });
   }
 });
+
+// Item 7 on Discovery: a discovery that finds nothing offers correcting the details, not a second chart.
+test.describe('correcting a patient from an empty discovery', () => {
+  for (const size of SIZES) {
+    test(`at ${size.name}: "No coverage found" offers the correction; saved, the desk is told what the service gets and focus waits on Run discovery`, async ({ desk }) => {
+      const { page } = desk;
+      await page.setViewportSize({ width: size.width, height: size.height });
+      await openScreen(page, 'Discovery');
+      const search = page.getByLabel('Find the patient', { exact: true });
+      await search.fill('Ines Okafer');
+      await page.getByRole('button', { name: 'Register a new patient here' }).click();
+      await page.getByLabel('Date of birth', { exact: true }).fill('03/14/1980');
+      await page.getByRole('button', { name: 'Register and run discovery' }).click();
+      const discovery = page.getByTestId('discovery');
+      await expect(discovery).toContainText('No coverage found', { timeout: 20_000 });
+      await expect(discovery).not.toContainText(/register/i);
+      await discovery.getByRole('button', { name: 'Correct the patient’s details' }).click();
+      const form = page.getByRole('form', { name: 'Correct the patient’s details' });
+      await expect(form.getByLabel('First name', { exact: true })).toBeFocused();
+      await form.getByLabel('Last name', { exact: true }).fill('Okafor');
+      await form.getByRole('button', { name: 'Save the corrected details' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Discovery — Okafor, Ines' })).toBeVisible();
+      await expect(page.getByRole('status').filter({ hasText: 'Saved the corrected name and date of birth' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Run discovery' })).toBeFocused();
+      await desk.shot('discovery-corrected');
+      // Still one patient.
+      await page.keyboard.press('Alt+1');
+      await expect(page.getByText('Okafer')).toHaveCount(0);
+      await expect(page.getByText('Okafor, Ines')).toHaveCount(1);
+      expectQuietConsole(desk);
+    });
+  }
+});
