@@ -42,3 +42,19 @@ describe('AAA fix table', () => {
     expect(explainFailure({ failure_reason: 'clearinghouse_entity_error', clearinghouse_entity_errors: [aaa('72'), aaa('73')] }).map((e) => e.code)).toEqual(['72', '73']);
   });
 });
+
+describe('a patient’s details refused by the payer (issue 26, item 7) and repeated codes', () => {
+  it('58, 65, 71 and 77 send the desk to correct the patient’s details, never to register the patient again', () => {
+    for (const code of ['58', '65', '71', '77']) {
+      const explained = explainEntityError(aaa(code));
+      expect(explained.fix, code).toMatch(/correct the patient’s details/);
+      expect(explained.fix, code).not.toMatch(/register/i);
+      expect(['first_name', 'last_name', 'date_of_birth'], code).toContain(explained.field);
+    }
+  });
+
+  it('a code the payer sends at two loops (73 at the subscriber and the dependent) is listed once', () => {
+    const twice = explainFailure({ failure_reason: 'clearinghouse_entity_error', clearinghouse_entity_errors: [aaa('73', { field: 'member_name' }), aaa('73', { field: 'member_name' }), aaa('72', { field: 'member_id' })] });
+    expect(twice.map((e) => e.code)).toEqual(['73', '72']);
+  });
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Benefit } from '@src/shared/contract';
 import { accumulatorFrom, summarizeBenefits } from '@src/renderer/src/eligibility/benefit-summary';
 import { centsFromDecimal, fractionFromDecimal } from '@src/renderer/src/eligibility/money';
+import { accumulatorCell, accumulatorTile, costTile, otherPayerSentence } from '@src/renderer/src/eligibility/summary-words';
 
 function eb(partial: Partial<Benefit> & Pick<Benefit, 'code'>): Benefit {
   return { x12_code: 'X', service_types: ['health_benefit_plan_coverage'], in_network: 'yes', messages: [], ...partial };
@@ -139,5 +140,77 @@ describe('figures of one accumulator come from one insurance and one service typ
       eb({ code: 'deductible', time_period: 'remaining', amount: '250' }),
     ];
     expect(accumulatorFrom(benefits)).toMatchObject({ total: 100000, remaining: 25000, met: 75000, computed: 'met' });
+  });
+});
+
+describe('the summary’s words: one plain sentence a tile, the network said once (issue 26, item 8)', () => {
+  const noneMet = { in_network: false, out_of_network: false };
+  const copayText = (c: { cents: number }) => `$${(c.cents / 100).toFixed(2)}`;
+
+  it('a copay in network only says the out-of-network one was not stated, once', () => {
+    const summary = summarizeBenefits({ benefits: [eb({ code: 'active_coverage' }), eb({ code: 'co_payment', time_period: 'visit', amount: '0' })], service_type: 'health_benefit_plan_coverage' });
+    expect(costTile(summary.copay, copayText, 'copay', noneMet)).toEqual({ value: '$0.00', sentence: 'In network; the payer did not state the out-of-network copay.' });
+  });
+
+  it('a coinsurance out of network only names the network once', () => {
+    const summary = summarizeBenefits({ benefits: [eb({ code: 'active_coverage' }), eb({ code: 'co_insurance', percent: '0.3', in_network: 'no' })], service_type: 'health_benefit_plan_coverage' });
+    const words = costTile(summary.coinsurance, (c) => `${c.fraction * 100}% patient pays`, 'coinsurance', noneMet);
+    expect(words).toEqual({ value: '30% patient pays', sentence: 'Out of network; the payer did not state the in-network coinsurance.' });
+    expect(words!.sentence.match(/out of network/gi)).toHaveLength(1);
+  });
+
+  it('both networks: the other one in the same sentence; no network said: said once', () => {
+    const both = summarizeBenefits({ benefits: PPO, service_type: 'professional_physician_visit_office' });
+    expect(costTile(both.copay, copayText, 'copay', noneMet)?.sentence).toBe('In network; out of network $60.00.');
+    const either = summarizeBenefits({ benefits: [eb({ code: 'co_payment', amount: '15', in_network: 'unknown' })], service_type: 'health_benefit_plan_coverage' });
+    expect(costTile(either.copay, copayText, 'copay', noneMet)?.sentence).toBe('Either network (the payer did not say which).');
+  });
+
+  it('“Commercial” is not appended to amounts; Medicare’s parts still are', () => {
+    const benefits = [
+      eb({ code: 'out_of_pocket_stop_loss', time_period: 'calendar_year', amount: '1500', insurance_type: 'C1' }),
+      eb({ code: 'out_of_pocket_stop_loss', time_period: 'remaining', amount: '0', insurance_type: 'C1' }),
+      eb({ code: 'deductible', time_period: 'remaining', amount: '240', insurance_type: 'MB', in_network: 'unknown' }),
+    ];
+    const summary = summarizeBenefits({ benefits, service_type: 'health_benefit_plan_coverage' });
+    const oop = accumulatorTile(summary.out_of_pocket)!;
+    expect(oop).toEqual({ value: '$0.00 left', sentence: 'Individual, in network: $1,500.00 met (worked out) of $1,500.00 per calendar year.' });
+    expect(accumulatorCell(summary.out_of_pocket.individual.in_network)).not.toMatch(/Commercial/);
+    expect(accumulatorTile(summary.deductible)!.sentence).toBe('Individual, either network (the payer did not say which), Medicare Part B: the limit and the amount met not stated.');
+  });
+
+  it('the copay and coinsurance tiles say when the out-of-pocket maximum is met, instead of a share beside “$0.00 left”', () => {
+    const benefits = [
+      eb({ code: 'active_coverage' }),
+      eb({ code: 'out_of_pocket_stop_loss', time_period: 'calendar_year', amount: '1500' }),
+      eb({ code: 'out_of_pocket_stop_loss', time_period: 'remaining', amount: '0' }),
+      eb({ code: 'co_insurance', percent: '0.2' }),
+      eb({ code: 'co_payment', time_period: 'visit', amount: '25' }),
+    ];
+    const summary = summarizeBenefits({ benefits, service_type: 'health_benefit_plan_coverage' });
+    expect(summary.out_of_pocket_met).toEqual({ in_network: true, out_of_network: false });
+    const met = 'In network, but the out-of-pocket maximum is met: the patient normally owes nothing more in network.';
+    expect(costTile(summary.coinsurance, () => '20% patient pays', 'coinsurance', summary.out_of_pocket_met)?.sentence).toBe(met);
+    expect(costTile(summary.copay, copayText, 'copay', summary.out_of_pocket_met)?.sentence).toBe(met);
+    // A limit of zero met is no maximum: nothing said.
+    const zero = summarizeBenefits({ benefits: [eb({ code: 'out_of_pocket_stop_loss', time_period: 'calendar_year', amount: '0' }), eb({ code: 'out_of_pocket_stop_loss', time_period: 'remaining', amount: '0' })], service_type: 'health_benefit_plan_coverage' });
+    expect(zero.out_of_pocket_met.in_network).toBe(false);
+  });
+
+  it('names another payer with its role, not a bare “Other payer”', () => {
+    const benefits = [
+      eb({ code: 'active_coverage' }),
+      eb({ code: 'other_or_additional_payor', insurance_type: 'MA', plan_description: 'Medicare Part A', service_types: [] }),
+      eb({ code: 'other_or_additional_payor', service_types: ['pharmacy'], insurance_type: 'OT', related_entities: [{ code: 'PR', name: 'SILVERSCRIPT INSURANCE COMPANY' }] }),
+      eb({ code: 'other_or_additional_payor', insurance_type: '12', related_entities: [{ code: 'PRP', name: 'ACME HEALTH' }] }),
+      eb({ code: 'other_or_additional_payor', insurance_type: 'OT' }),
+    ];
+    const sentences = summarizeBenefits({ benefits, service_type: 'health_benefit_plan_coverage' }).other_payers.map(otherPayerSentence);
+    expect(sentences).toEqual([
+      'Medicare Part A may be primary: check coordination of benefits.',
+      'SILVERSCRIPT INSURANCE COMPANY (for pharmacy) may be primary: check coordination of benefits.',
+      'ACME HEALTH is the primary payer: check coordination of benefits.',
+      'Another payer may be primary: check coordination of benefits.',
+    ]);
   });
 });

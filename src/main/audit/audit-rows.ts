@@ -184,7 +184,7 @@ export function searchAuditRows(deps: { db: Db }, input: AuditFilter & { limit: 
   return { data: rows, next_before: nextBefore, actors };
 }
 
-const ACTION_WORDS: Record<AuditAction, string> = { view: 'Viewed', create: 'Created', print: 'Printed', export: 'Exported', receive: 'Received from the practice' };
+const ACTION_WORDS: Record<AuditAction, string> = { view: 'Viewed', create: 'Created', print: 'Printed', export: 'Exported', receive: 'Received from the practice', correct: 'Corrected' };
 export const auditActionWords = (action: AuditAction) => ACTION_WORDS[action];
 
 /** A CSV cell: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */

@@ -1,3 +1,4 @@
+import { testConnection, type ConnectionTestDeps } from '../http/connection-test';
 import type { HotFolderComponent } from '../inbox/hot-folder-component';
 import type { SettingsStore } from '../settings/settings-store';
 import type { SyncComponent } from '../sync/sync-component';
@@ -10,6 +11,8 @@ export function settingsHandlers(deps: {
   settings: SettingsStore;
   sync: SyncComponent;
   hotFolder?: Pick<HotFolderComponent, 'reload'>;
+  /** How a new API key is tried before it is saved; absent, keys are saved untried. */
+  keyProbe?: ConnectionTestDeps;
 }): HandlersFor<'settings.get' | 'settings.update' | 'settings.testConnection'> {
   const current = (): DeskSettings => {
     const saved = deps.settings.read();
@@ -25,6 +28,7 @@ export function settingsHandlers(deps: {
     'settings.get': async () => current(),
     'settings.update': async (change) => {
       refuseUnconfirmedSwitch(deps, change);
+      await refuseRefusedKey(deps, change);
       const { upstreamTouched } = deps.settings.update(change);
       if (upstreamTouched) await deps.sync.reconnect();
       if (change.hot_folder !== undefined) await deps.hotFolder?.reload();
@@ -33,6 +37,28 @@ export function settingsHandlers(deps: {
     },
     'settings.testConnection': async () => deps.sync.testConnection(),
   };
+}
+
+/**
+ * A new API key is tried on the service it is for before it is saved: a key the service
+ * refuses (401/403) would otherwise replace the working one and take the desk off the
+ * service. Refused, nothing is saved and the desk keeps the key it had. Any other outcome
+ * (not reachable, failing right now) saves it as before: a desk may be set up offline.
+ */
+async function refuseRefusedKey(deps: { sync: SyncComponent; keyProbe?: ConnectionTestDeps }, change: DeskSettingsUpdate): Promise<void> {
+  if (!deps.keyProbe || !change.api_key) return;
+  const now = deps.sync.upstreamSettings();
+  const url = change.upstream_url !== undefined ? change.upstream_url : now.mode === 'upstream' ? now.upstream_url : null;
+  if (!url) return;
+  const tried = await testConnection(deps.keyProbe, { mode: 'upstream', baseUrl: url, apiKey: change.api_key, shownUrl: url });
+  if (tried.state !== 'wrong_key') return;
+  const kept = now.mode === 'upstream' && now.api_key_set ? 'the desk keeps using the key saved before' : 'no key was saved';
+  throw new ServiceError(
+    'api_key_refused',
+    `Wrong API key: the service at ${url} refused it (HTTP ${tried.http_status}). Nothing was saved; ${kept}. Check the key with whoever runs the service, then save it again.`,
+    [{ path: 'api_key', code: 'refused', message: 'api_key was refused by the service: check it and type it again.' }],
+    { status: 422, type: 'invalid_request_error' },
+  );
 }
 
 const sameUrl = (a: string | null, b: string | null) => (a ?? '').replace(/\/+$/, '') === (b ?? '').replace(/\/+$/, '');

@@ -7,7 +7,7 @@ import { auditHandlers } from '../bridge/audit-handlers';
 import { batchHandlers } from '../bridge/batch-handlers';
 import { batchProgress } from '../batch/batch-progress';
 import { createBatchRunner } from '../batch/batch-runner';
-import { deskHandlers } from '../bridge/desk-handlers';
+import { deskHandlers, patientCorrectionHandlers } from '../bridge/desk-handlers';
 import { extractionHandlers } from '../bridge/extraction-handlers';
 import { composeBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
 import { inboxHandlers } from '../bridge/inbox-handlers';
@@ -260,13 +260,14 @@ export function createHost(options: HostOptions): Host {
   const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
     practiceHandlers({ db, pull }),
-    settingsHandlers({ settings, sync, hotFolder }),
+    settingsHandlers({ settings, sync, hotFolder, keyProbe: { clock, timeoutMs: options.sync?.connectionTestTimeoutMs } }),
     // The desk's creates leave their audit entry in their own transaction (audited-service.ts).
     recordHandlers({ service: withAuditedCreates(service, audit), defaultServiceType: () => settings.read().default_service_type }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi }),
     extractionHandlers({ service, engine: extraction }),
     deskHandlers({ db, photoUrl }),
+    patientCorrectionHandlers({ db, clock, ids, audit, photoUrl, onChange: (change) => events.emit('records.changed', change) }),
     auditHandlers({ audit, db, clock }),
     lockHandlers({ lock }),
     noticeHandlers({ notifier: options.notifier, events }),

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { LockStatus } from '../../shared/bridge/security-contract';
+import { pinWaitSentence, spokenWait, type LockStatus } from '../../shared/bridge/security-contract';
 import { toTimestamp } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
 import type { Db } from '../db/open-database';
@@ -123,7 +123,7 @@ export function createWorkstationLock(deps: { db: Db; clock: Clock; policy?: Par
     const over = count - policy.freeTries;
     const waitMs = over >= 0 ? Math.min(policy.maxWaitMs, policy.firstWaitMs * 2 ** over) : 0;
     write(FAILURES_KEY, { count, retry_at: waitMs > 0 ? toTimestamp(new Date(now() + waitMs)) : null });
-    if (waitMs > 0) throw new ServiceError('pin_incorrect', `That PIN is not right. Wait ${spoken(waitMs)} before trying again.`, undefined, { status: 403, type: 'permission_error', retryAfterSeconds: Math.ceil(waitMs / 1000) });
+    if (waitMs > 0) throw new ServiceError('pin_incorrect', `That PIN is not right. Wait ${spokenWait(waitMs)} before trying again.`, undefined, { status: 403, type: 'permission_error', retryAfterSeconds: Math.ceil(waitMs / 1000) });
     const left = policy.freeTries - count;
     throw new ServiceError('pin_incorrect', `That PIN is not right. ${left === 1 ? '1 try' : `${left} tries`} left before Coverdesk makes you wait.`, undefined, { status: 403, type: 'permission_error' });
   }
@@ -194,16 +194,9 @@ export function createWorkstationLock(deps: { db: Db; clock: Clock; policy?: Par
 }
 
 function waitError(ms: number): ServiceError {
-  return new ServiceError('pin_wait', `Too many wrong PINs. Try again in ${spoken(ms)}.`, undefined, {
+  return new ServiceError('pin_wait', pinWaitSentence(ms), undefined, {
     status: 429,
     type: 'rate_limit_error',
     retryAfterSeconds: Math.ceil(ms / 1000),
   });
-}
-
-function spoken(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }

@@ -16,6 +16,17 @@ export function formatWhen(timestamp: string, now = new Date()): string {
 
 export { formatCents } from '../../shared/money';
 
+/**
+ * Date and time, always both: "Nov 26, 2026, 1:24 PM". For records read later and out of
+ * context (the audit log, its printouts), where "1:24 PM" alone would not say which day.
+ */
+export function formatDateTime(timestamp: string): string {
+  const date = new Date(timestamp);
+  if (Number.isNaN(date.getTime())) return timestamp;
+  const day = date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+  return `${day}, ${date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;
+}
+
 /** A fraction as a percentage: 0.2 → "20%", 0.125 → "12.5%". */
 export function formatPercent(fraction: number): string {
   return `${Math.round(fraction * 1000) / 10}%`;

@@ -23,6 +23,8 @@ import {
 } from '../contract';
 import {
   DeskPatientDetail,
+  PatientCorrected,
+  PatientCorrection,
   DeskPatientRows,
   ConnectionTest,
   DeskSettings,
@@ -91,6 +93,8 @@ export const BRIDGE_METHODS = {
   /** Registrations from different desks that may be one person: to link or tell apart, never merged. */
   'patients.possibleDuplicates': { input: z.strictObject({}), output: z.object({ data: z.array(PossibleDuplicate) }) },
   'patients.resolveDuplicate': { input: ResolveDuplicateInput, output: PossibleDuplicate },
+  /** A name or date of birth typed wrong: corrected on this chart, audited, and given to the upstream as creates allow. */
+  'patients.correct': { input: PatientCorrection, output: PatientCorrected },
 
   'photos.upload': {
     input: z.strictObject({ content_type: PhotoContentType, data_base64: z.base64() }),

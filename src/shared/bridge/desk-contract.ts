@@ -8,6 +8,7 @@ import {
   InsuranceCard,
   ObjectKey,
   Patient,
+  PatientCreate,
   ServiceType,
   SyncError,
   SyncState,
@@ -55,6 +56,28 @@ export const DeskPatientDetail = z.object({
   discoveries: z.array(Discovery),
 });
 export type DeskPatientDetail = z.infer<typeof DeskPatientDetail>;
+
+/**
+ * A patient's name or date of birth corrected (issue 26, item 7). The upstream contract has
+ * creates only, so the desk's chart is corrected in place and the upstream is given the
+ * corrected details the only way it can take them: see `PatientCorrected.upstream`.
+ */
+export const PatientCorrection = PatientCreate.extend({ id: Id });
+export type PatientCorrection = z.infer<typeof PatientCorrection>;
+export const PatientCorrected = z.object({
+  patient: Patient,
+  /**
+   * `not_sent_yet`: the patient had not reached the service; it will receive the corrected
+   * details, once. `registered_again`: the service already has the patient with the old
+   * details and cannot change them; the corrected patient is registered there as a new
+   * record, with a copy of each of the patient's cards, and every check or discovery sent
+   * from now on names the corrected patient. The service keeps the old record.
+   */
+  upstream: z.enum(['not_sent_yet', 'registered_again']),
+  /** Cards sent again under the corrected patient (`registered_again`). */
+  cards_resent: z.number().int().min(0),
+});
+export type PatientCorrected = z.infer<typeof PatientCorrected>;
 
 /** Where the outbox stands. `online` is null while no sync worker has tried the upstream. */
 export const SyncStatus = z.object({

@@ -8,7 +8,7 @@ import { ObjectKey } from '../contract/photo';
  */
 
 /** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
-export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive']);
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct']);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 const AUDITED_PREFIXES = [
@@ -121,6 +121,24 @@ export const LockStatus = z.object({
   system_unlock: z.string().nullable(),
 });
 export type LockStatus = z.infer<typeof LockStatus>;
+
+/** A wait in words, rounded up: the host's refusal and the lock screen's countdown say it alike. */
+export function spokenWait(ms: number): string {
+  const seconds = Math.ceil(ms / 1000);
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+export function pinWaitSentence(ms: number): string {
+  return `Too many wrong PINs. Try again in ${spokenWait(ms)}.`;
+}
+
+/** The lock screen's line while a wait runs, or null once wrong PINs may be tried again. */
+export function pinWaitText(retryAt: string | null, nowMs: number): string | null {
+  const left = retryAt === null ? 0 : Date.parse(retryAt) - nowMs;
+  return left > 0 ? pinWaitSentence(left) : null;
+}
 export const LockSetPinInput = z.strictObject({ pin: Pin, current_pin: z.string().max(50).optional() });
 export const LockRemovePinInput = z.strictObject({ current_pin: z.string().max(50) });
 export const LockUnlockInput = z.strictObject({ pin: z.string().max(50) });

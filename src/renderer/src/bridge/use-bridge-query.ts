@@ -9,6 +9,8 @@ export interface BridgeQuery<T> {
   error: BridgeError | null;
   /** True until the first answer; refreshes keep showing the previous data. */
   loading: boolean;
+  /** True while `keepPrevious` shows the answer to an earlier input, this one's not in yet. */
+  previous: boolean;
   reload(): void;
 }
 
@@ -25,5 +27,5 @@ export function useBridgeQuery<M extends BridgeMethod>(method: M, input: BridgeI
     const found = client.getQueryCache().get(hash);
     if (found) refreshQuery(client, found);
   }, [client, hash]);
-  return { data: query.data ?? null, error: query.error ? asBridgeError(query.error) : null, loading: query.isLoading, reload };
+  return { data: query.data ?? null, error: query.error ? asBridgeError(query.error) : null, loading: query.isLoading, previous: query.isPlaceholderData, reload };
 }

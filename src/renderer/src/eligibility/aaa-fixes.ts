@@ -38,25 +38,25 @@ export const AAA_FIXES: Record<AaaCode, AaaFix> = {
   '55': { problem: 'The payer did not accept the service type.', fix: 'Choose another service type, such as “Health benefit plan coverage”, and run the check again.' },
   '56': { problem: 'The payer did not accept the date.', fix: 'Run the check again for today’s visit; call the payer if it fails again.' },
   '57': { problem: 'The date of service is missing or wrong.', fix: 'Run the check again for today’s visit; call the payer if it fails again.' },
-  '58': { problem: 'The date of birth is missing or wrong.', fix: 'Ask the patient for their date of birth and compare it with the one on file.' },
+  '58': { problem: 'The date of birth is missing or wrong.', fix: 'Ask the patient for their date of birth and compare it with the one on file; if the one on file is wrong, correct the patient’s details and run the check again.' },
   '60': { problem: 'The date of birth is after the date of service.', fix: 'Compare the date of birth with the patient’s ID: the year is probably mistyped.' },
   '61': { problem: 'The payer has a date of death on file for this member.', fix: 'Confirm the patient’s identity and call the payer.' },
   '62': { problem: 'The date is outside what the payer lets you ask about.', fix: 'Run the check closer to the visit date.' },
   '63': { problem: 'The date of service is in the future for this payer.', fix: 'Run the check again on the day of the visit.' },
   '64': { problem: 'The payer did not accept the patient’s id.', fix: 'Re-read the member id from the card and correct it.' },
-  '65': { problem: 'The payer did not accept the patient’s name.', fix: 'Ask the patient to spell their name as it appears on the card, and compare it with the one on file.' },
+  '65': { problem: 'The payer did not accept the patient’s name.', fix: 'Ask the patient to spell their name as it appears on the card, and compare it with the one on file; if it differs, correct the patient’s details.' },
   '66': { problem: 'The payer needs the patient’s sex.', fix: 'Call the payer: this cannot be sent from here.' },
   '67': { problem: 'The payer did not find the patient.', fix: 'Re-read the member id from the card. If the patient is a dependant, check the name and date of birth too.' },
   '68': { problem: 'The payer has more than one patient with this id.', fix: 'Check that the name and date of birth match the card exactly; call the payer if they do.' },
   '69': { problem: 'The service type does not fit the patient’s age.', fix: 'Choose a service type that fits the visit, and check the date of birth.' },
   '70': { problem: 'The service type does not fit the patient’s sex.', fix: 'Choose a service type that fits the visit.' },
-  '71': { problem: 'The date of birth does not match the payer’s records.', fix: 'Ask the patient for their date of birth and compare it with the one on file.' },
+  '71': { problem: 'The date of birth does not match the payer’s records.', fix: 'Ask the patient for their date of birth and compare it with the one on file; if the one on file is wrong, correct the patient’s details and run the check again.' },
   '72': { problem: 'The payer did not accept the member id.', fix: 'Re-read the member id from the card (often labelled “ID” or “Member ID”), correct it, and run the check again.' },
   '73': { problem: 'The payer did not accept the subscriber’s name.', fix: 'Enter the member name exactly as printed on the card, and run the check again.' },
   '74': { problem: 'The payer needs the subscriber’s sex.', fix: 'Call the payer: this cannot be sent from here.' },
   '75': { problem: 'The payer has no member with this id.', fix: 'Re-read the member id from the card. If it is right, the card may be old or for another payer: ask the patient for their current card.' },
   '76': { problem: 'The payer has more than one member with this id.', fix: 'Enter the member name exactly as printed on the card; call the payer if it fails again.' },
-  '77': { problem: 'The payer found the subscriber but not this patient.', fix: 'Check the patient’s first name and date of birth: a dependant must match the payer’s records exactly.' },
+  '77': { problem: 'The payer found the subscriber but not this patient.', fix: 'Check the patient’s first name and date of birth: a dependant must match the payer’s records exactly; correct the patient’s details if they differ.' },
   '78': { problem: 'The subscriber is not in the group on the card.', fix: 'Re-read the group number from the card, or ask the patient for their current card.' },
   '79': { problem: 'The payer was not recognised.', fix: 'Choose the payer named on the card, and run the check again.' },
   '80': { problem: 'The payer did not answer in time.', fix: 'Nothing to correct: run the check again in a few minutes.' },
@@ -116,7 +116,16 @@ export function explainEntityError(error: ClearinghouseEntityError): FailureExpl
 /** Every reason a failed check failed, in plain words, one per payer rejection. */
 export function explainFailure(check: Pick<Check, 'failure_reason' | 'clearinghouse_entity_errors'>): FailureExplanation[] {
   const errors = check.clearinghouse_entity_errors ?? [];
-  if (errors.length > 0) return errors.map(explainEntityError);
+  if (errors.length > 0) {
+    // A payer may repeat one AAA at several loops (the payer's, the subscriber's): one reason, said once.
+    const seen = new Set<string>();
+    return errors.map(explainEntityError).filter((e) => {
+      const key = `${e.code}|${e.field}|${e.problem}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+  }
   if (check.failure_reason === 'clearinghouse_entity_error') {
     return [{ code: null, problem: 'The payer turned the check down without saying why.', fix: 'Compare the member id with the card and run the check again; call the payer if it fails again.', follow_up: null, field: 'member_id' }];
   }

@@ -69,6 +69,19 @@ export interface BenefitSummary {
   coinsurance: ByNetwork<Coinsurance>;
   deductible: Record<Level, ByNetwork<Accumulator>>;
   out_of_pocket: Record<Level, ByNetwork<Accumulator>>;
+  /** Whether the payer says nothing is left of the out-of-pocket maximum (the member's or the family's). */
+  out_of_pocket_met: Record<Network, boolean>;
+  /** Other coverage the payer names (EB R): who pays first decides whom the visit is billed to. */
+  other_payers: OtherPayer[];
+}
+
+export interface OtherPayer {
+  /** The payer's name as the 271 gives it, else the insurance it names; null when it names neither. */
+  name: string | null;
+  /** What the 2120 loop says it is: primary (PRP), secondary (SEP), tertiary (TTP); `other` when it does not say. */
+  role: 'primary' | 'secondary' | 'tertiary' | 'other';
+  /** The service type it covers when not the whole plan (a drug plan for pharmacy). */
+  for: ServiceType | null;
 }
 
 const FAMILY_LEVELS: ReadonlySet<CoverageLevel> = new Set<CoverageLevel>([
@@ -126,6 +139,13 @@ const INSURANCE_TYPES: Record<string, string> = {
   OT: 'Other',
 };
 
+/**
+ * The insurance types worth naming beside a figure: those that tell one limit from another
+ * (Medicare's parts, Medicaid). "Commercial", "Other" or a plan type (HMO, PPO) beside an
+ * amount says nothing the plan's name does not.
+ */
+const TELLING_INSURANCE: ReadonlySet<string> = new Set(['MA', 'MB', 'MC', 'QM', 'HN']);
+
 /** Null when the benefit speaks of the type asked (or the whole plan); else the type it does speak of. */
 function otherType(benefit: Benefit, asked: ServiceType): ServiceType | null {
   if (benefit.service_types.length === 0 || benefit.service_types.includes(asked) || benefit.service_types.includes(DEFAULT_SERVICE_TYPE)) return null;
@@ -140,7 +160,7 @@ function sameInsurance(a: Benefit, b: Benefit): boolean {
 function sourceOf(benefit: Benefit, asked: ServiceType): FigureSource {
   return {
     for: otherType(benefit, asked),
-    insurance: benefit.insurance_type ? (INSURANCE_TYPES[benefit.insurance_type] ?? null) : null,
+    insurance: benefit.insurance_type && TELLING_INSURANCE.has(benefit.insurance_type) ? (INSURANCE_TYPES[benefit.insurance_type] ?? null) : null,
     network_stated: benefit.in_network === 'yes' || benefit.in_network === 'no',
   };
 }
@@ -268,8 +288,37 @@ function planName(benefits: Benefit[], cardPlanName: string | undefined): Pick<B
   return { plan_name: null, plan_name_source: null };
 }
 
+const PAYER_ROLES: Record<string, OtherPayer['role']> = { PRP: 'primary', SEP: 'secondary', TTP: 'tertiary' };
+
+/**
+ * Each other payer the 271 names (EB R), by its 2120 loop's name and role where it has one,
+ * else the plan description or the insurance type (EB05, EB04). The same payer in the same
+ * role is listed once.
+ */
+function otherPayers(benefits: Benefit[]): OtherPayer[] {
+  const seen = new Map<string, OtherPayer>();
+  for (const b of benefits.filter((x) => x.code === 'other_or_additional_payor')) {
+    const entity = b.related_entities?.find((e) => e.code in PAYER_ROLES || e.code === 'PR') ?? null;
+    const name = entity?.name ?? b.plan_description ?? (b.insurance_type ? (INSURANCE_TYPES[b.insurance_type] ?? null) : null);
+    const type = b.service_types.find((t) => t !== DEFAULT_SERVICE_TYPE) ?? null;
+    const payer: OtherPayer = { name: name === 'Other' ? null : name, role: (entity && PAYER_ROLES[entity.code]) ?? 'other', for: type };
+    const key = `${payer.name ?? ''}|${payer.role}|${payer.for ?? ''}`;
+    if (!seen.has(key)) seen.set(key, payer);
+  }
+  return [...seen.values()];
+}
+
+/** Nothing left of the maximum, as the payer said or as worked out; a limit of zero is no maximum met. */
+function maximumMet(levels: Record<Level, ByNetwork<Accumulator>>, network: Network): boolean {
+  return (['individual', 'family'] as const).some((level) => {
+    const acc = levels[level][network];
+    return acc !== null && acc.remaining === 0 && acc.total !== 0;
+  });
+}
+
 export function summarizeBenefits(input: { benefits: Benefit[]; service_type: ServiceType; card_plan_name?: string }): BenefitSummary {
   const { benefits, service_type } = input;
+  const outOfPocket = accumulators(benefits, 'out_of_pocket_stop_loss', service_type);
   return {
     plan: eligibilityBadge({ status: 'success', benefit_codes: benefits.map((b) => b.code) }) === 'inactive' ? 'inactive' : 'active',
     ...planName(benefits, input.card_plan_name),
@@ -277,6 +326,8 @@ export function summarizeBenefits(input: { benefits: Benefit[]; service_type: Se
     copay: copays(benefits, service_type),
     coinsurance: coinsurances(benefits, service_type),
     deductible: accumulators(benefits, 'deductible', service_type),
-    out_of_pocket: accumulators(benefits, 'out_of_pocket_stop_loss', service_type),
+    out_of_pocket: outOfPocket,
+    out_of_pocket_met: { in_network: maximumMet(outOfPocket, 'in_network'), out_of_network: maximumMet(outOfPocket, 'out_of_network') },
+    other_payers: otherPayers(benefits),
   };
 }

@@ -13,6 +13,12 @@ function percent(text: string): string {
   return fraction === null ? text : formatPercent(fraction);
 }
 
+/** The payer's own words beside a benefit: the plan or coverage it names, the entities of its 2120 loop, its messages. */
+function notesOf(benefit: Benefit): string {
+  const names = (benefit.related_entities ?? []).flatMap((e) => (e.name ? [e.name] : []));
+  return [benefit.plan_description, ...names, ...benefit.messages].filter(Boolean).join(' · ');
+}
+
 /** Every benefit the payer sent, grouped by service type, the type asked about first. */
 export function BenefitsTable({ benefits, asked }: { benefits: Benefit[]; asked: ServiceType }) {
   const [filter, setFilter] = useState('');
@@ -74,7 +80,7 @@ export function BenefitsTable({ benefits, asked }: { benefits: Benefit[]; asked:
                     <td>{periodLabel(benefit.time_period)}</td>
                     <td>{benefitValue(benefit, money, percent)}</td>
                     <td>{benefit.authorization_required === 'yes' ? 'Required' : benefit.authorization_required === 'no' ? 'Not required' : ''}</td>
-                    <td>{benefit.messages.join(' ')}</td>
+                    <td>{notesOf(benefit)}</td>
                   </tr>
                 ))}
               </tbody>

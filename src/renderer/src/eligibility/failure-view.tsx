@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { Check, FixableField, InsuranceCard } from '../../../shared/contract';
 import { Button } from '../ui/button';
+import { CORRECT_PATIENT } from '../ui/correct-patient';
 import { TextField } from '../ui/field';
 import { FIXABLE_FIELD_LABELS, explainFailure } from './aaa-fixes';
 import type { CardCorrection } from './corrected-card';
@@ -8,7 +9,9 @@ import type { CardCorrection } from './corrected-card';
 const CARD_FIELDS = ['member_id', 'member_name', 'group_number'] as const;
 type CardField = (typeof CARD_FIELDS)[number];
 const CHECK_FIELDS: readonly FixableField[] = ['provider_id', 'clearinghouse_entity_id', 'service_type'];
-const PATIENT_FIELDS: readonly FixableField[] = ['first_name', 'last_name', 'date_of_birth'];
+const PATIENT_FIELDS = ['first_name', 'last_name', 'date_of_birth'] as const;
+type PatientField = (typeof PATIENT_FIELDS)[number];
+const isPatientField = (field: FixableField | null): field is PatientField => (PATIENT_FIELDS as readonly string[]).includes(field ?? '');
 
 interface FailureViewProps {
   check: Check;
@@ -18,11 +21,12 @@ interface FailureViewProps {
   onRerun(corrections: CardCorrection): void;
   /** Move focus to the check form's control for this field. */
   onFocusField(field: FixableField): void;
-  onOpenIntake(): void;
+  /** Open the correction of the patient's name or date of birth, at the field the payer refused. */
+  onCorrectPatient(field: PatientField): void;
 }
 
 /** Why the check failed, what to do for each reason, and a one-click re-run after the fix. */
-export function FailureView({ check, card, busy, onRerun, onFocusField, onOpenIntake }: FailureViewProps) {
+export function FailureView({ check, card, busy, onRerun, onFocusField, onCorrectPatient }: FailureViewProps) {
   const explanations = explainFailure(check);
   const fields = new Set(explanations.map((e) => e.field).filter((f): f is FixableField => f !== null));
   const cardFields = CARD_FIELDS.filter((f) => fields.has(f));
@@ -62,11 +66,10 @@ export function FailureView({ check, card, busy, onRerun, onFocusField, onOpenIn
               </Button>
             </div>
           )}
-          {e.field && PATIENT_FIELDS.includes(e.field) && (
-            <div className="row">
-              <p className="small">A saved patient’s {FIXABLE_FIELD_LABELS[e.field].toLowerCase()} cannot be changed here. If it was typed wrong, register the patient again with the right details.</p>
-              <Button size="small" onClick={onOpenIntake}>
-                Open Intake
+          {isPatientField(e.field) && (
+            <div>
+              <Button size="small" onClick={() => onCorrectPatient(e.field as PatientField)}>
+                {CORRECT_PATIENT}
               </Button>
             </div>
           )}

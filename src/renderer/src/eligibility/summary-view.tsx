@@ -1,26 +1,9 @@
+import type { ReactNode } from 'react';
 import type { Check } from '../../../shared/contract';
 import { serviceTypeLabel } from '../../../shared/contract';
 import { formatCents, formatPercent, formatWhen } from '../format';
-import type { Accumulator, BenefitSummary, ByNetwork, Coinsurance, Copay, FigureSource, Level } from './benefit-summary';
-import { periodLabel } from './labels';
-
-/** What the desk reads where the payer sent nothing: never a guess, never a figure of another kind. */
-export const NOT_STATED = 'Not stated by the payer';
-
-/** "for hospital", "Medicare Part A", "network not stated": what a figure is about, when it is not plainly the visit asked. */
-function sourceNotes(source: FigureSource): string[] {
-  return [source.insurance, source.for && `for ${serviceTypeLabel(source.for).toLowerCase()}`, !source.network_stated && 'network not stated'].filter((n): n is string => !!n);
-}
-
-function accumulatorText(acc: Accumulator | null): string {
-  if (!acc) return NOT_STATED;
-  const parts: string[] = [];
-  if (acc.remaining !== null) parts.push(`${formatCents(acc.remaining)} left${acc.computed === 'remaining' ? ' (computed)' : ''}`);
-  else parts.push('remaining not stated');
-  if (acc.met !== null) parts.push(`${formatCents(acc.met)} met${acc.computed === 'met' ? ' (computed)' : ''}`);
-  if (acc.total !== null) parts.push(`of ${formatCents(acc.total)}${acc.total_period ? ` ${periodLabel(acc.total_period).toLowerCase()}` : ''}`);
-  return [...parts, ...sourceNotes(acc)].join(', ');
-}
+import type { Accumulator, BenefitSummary, ByNetwork, Copay, Level } from './benefit-summary';
+import { accumulatorCell, accumulatorTile, costTile, NOT_STATED, otherPayerSentence, type TileWords } from './summary-words';
 
 function copayText(copay: Copay): string {
   const per = copay.per ? ` per ${copay.per}` : '';
@@ -38,30 +21,16 @@ function Meter({ acc }: { acc: Accumulator | null }) {
   );
 }
 
-/** The in-network figure, else the out-of-network one, with the words for which it is. */
-function headline<T>(figures: ByNetwork<T>): { figure: T; network: string; other: T | null } | null {
-  if (figures.in_network) return { figure: figures.in_network, network: 'in network', other: figures.out_of_network };
-  if (figures.out_of_network) return { figure: figures.out_of_network, network: 'out of network', other: null };
-  return null;
-}
-
-function CostFigure<T extends Copay | Coinsurance>({ label, testId, figures, text }: { label: string; testId: string; figures: ByNetwork<T>; text: (figure: T) => string }) {
-  const shown = headline(figures);
+/** A tile: its label, the figure, one sentence; or "not stated". */
+function Tile({ label, testId, words, children }: { label: string; testId: string; words: TileWords | null; children?: ReactNode }) {
   return (
     <div className="figure" data-testid={testId}>
       <p className="figure__label">{label}</p>
-      {shown ? (
+      {words ? (
         <>
-          <p className="figure__value">{text(shown.figure)}</p>
-          <p className="figure__sub">
-            {[
-              shown.figure.network_stated ? `${shown.network[0].toUpperCase()}${shown.network.slice(1)}` : 'Either network',
-              ...sourceNotes({ ...shown.figure, network_stated: true }),
-              shown.figure.network_stated && (shown.other ? `out of network ${text(shown.other)}` : `out of network: ${NOT_STATED.toLowerCase()}`),
-            ]
-              .filter(Boolean)
-              .join(', ')}
-          </p>
+          <p className="figure__value">{words.value}</p>
+          {children}
+          <p className="figure__sub">{words.sentence}</p>
         </>
       ) : (
         <p className="figure__value muted">{NOT_STATED}</p>
@@ -70,29 +39,12 @@ function CostFigure<T extends Copay | Coinsurance>({ label, testId, figures, tex
   );
 }
 
-/** One headline figure: what is left for the individual in network, said as the payer said it. */
 function AccumulatorFigure({ label, figures, testId }: { label: string; figures: Record<Level, ByNetwork<Accumulator>>; testId: string }) {
-  const shown = headline(figures.individual);
-  const acc = shown?.figure ?? null;
-  const network = acc && !acc.network_stated ? 'either network' : shown?.network;
+  const acc = figures.individual.in_network ?? figures.individual.out_of_network;
   return (
-    <div className="figure" data-testid={testId}>
-      <p className="figure__label">
-        {label} <span className="visually-hidden">(individual, {network ?? 'in network'})</span>
-      </p>
-      {acc ? (
-        <>
-          {/* A limit is never shown as what is left: without a remainder the headline says so. */}
-          <p className="figure__value">{acc.remaining !== null ? `${formatCents(acc.remaining)} left${acc.computed === 'remaining' ? ' (computed)' : ''}` : 'Remaining not stated'}</p>
-          <Meter acc={acc} />
-          <p className="figure__sub">
-            Individual, {network}: {accumulatorText({ ...acc, network_stated: true })}
-          </p>
-        </>
-      ) : (
-        <p className="figure__value muted">{NOT_STATED}</p>
-      )}
-    </div>
+    <Tile label={label} testId={testId} words={accumulatorTile(figures)}>
+      <Meter acc={acc} />
+    </Tile>
   );
 }
 
@@ -129,13 +81,20 @@ export function SummaryView({ summary, check, payerName, providerName, memberId 
           </p>
         </div>
       </div>
+      {summary.other_payers.length > 0 && (
+        <ul className="notice notice--warn summary__other-payers" aria-label="Other coverage" data-testid="other-payers">
+          {summary.other_payers.map((payer) => (
+            <li key={`${payer.name}|${payer.role}|${payer.for}`}>{otherPayerSentence(payer)}</li>
+          ))}
+        </ul>
+      )}
       {summary.plan === 'inactive' ? (
         <p className="notice notice--bad">The payer says this plan is not active. Ask the patient for their current card, or run a discovery to find other coverage.</p>
       ) : (
         <>
           <div className="figures">
-            <CostFigure label="Copay" testId="copay" figures={summary.copay} text={copayText} />
-            <CostFigure label="Coinsurance" testId="coinsurance" figures={summary.coinsurance} text={(c) => `${formatPercent(c.fraction)} patient pays`} />
+            <Tile label="Copay" testId="copay" words={costTile(summary.copay, copayText, 'copay', summary.out_of_pocket_met)} />
+            <Tile label="Coinsurance" testId="coinsurance" words={costTile(summary.coinsurance, (c) => `${formatPercent(c.fraction)} patient pays`, 'coinsurance', summary.out_of_pocket_met)} />
             <AccumulatorFigure label="Deductible" figures={summary.deductible} testId="deductible" />
             <AccumulatorFigure label="Out-of-pocket maximum" figures={summary.out_of_pocket} testId="out-of-pocket" />
           </div>
@@ -160,10 +119,10 @@ export function SummaryView({ summary, check, payerName, providerName, memberId 
               ).map(([label, figures]) => (
                 <tr key={label}>
                   <th scope="row">{label}</th>
-                  <td>{accumulatorText(figures.individual.in_network)}</td>
-                  <td>{accumulatorText(figures.family.in_network)}</td>
-                  <td>{accumulatorText(figures.individual.out_of_network)}</td>
-                  <td>{accumulatorText(figures.family.out_of_network)}</td>
+                  <td>{accumulatorCell(figures.individual.in_network)}</td>
+                  <td>{accumulatorCell(figures.family.in_network)}</td>
+                  <td>{accumulatorCell(figures.individual.out_of_network)}</td>
+                  <td>{accumulatorCell(figures.family.out_of_network)}</td>
                 </tr>
               ))}
             </tbody>

@@ -44,6 +44,20 @@ export function PhotoSlot({ side, value, onChange, onBusyChange }: PhotoSlotProp
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [camera, setCamera] = useState(false);
+  // Closing the camera (or its failing) unmounts the focused control: focus goes back to
+  // "Use camera", never to the page.
+  const cameraRef = useRef<HTMLButtonElement>(null);
+  const [backToCamera, setBackToCamera] = useState(false);
+  useEffect(() => {
+    if (camera || !backToCamera) return;
+    setBackToCamera(false);
+    cameraRef.current?.focus();
+  }, [camera, backToCamera]);
+  const closeCamera = (failure?: string) => {
+    setCamera(false);
+    setBackToCamera(true);
+    if (failure) setError(failure);
+  };
   const storedUrl = usePhotoUrl(value && !value.preview ? value.object_key : undefined);
   const shownUrl = value?.preview ?? storedUrl;
 
@@ -110,7 +124,8 @@ export function PhotoSlot({ side, value, onChange, onBusyChange }: PhotoSlotProp
       )}
       {camera && (
         <CameraCapture
-          onCancel={() => setCamera(false)}
+          onCancel={() => closeCamera()}
+          onFail={(message) => closeCamera(message)}
           onCapture={(blob) => {
             setCamera(false);
             void accept(blob, 'image/jpeg');
@@ -119,7 +134,14 @@ export function PhotoSlot({ side, value, onChange, onBusyChange }: PhotoSlotProp
       )}
       <div className="row">
         {!camera && (
-          <Button onClick={() => setCamera(true)} disabled={busy}>
+          <Button
+            ref={cameraRef}
+            onClick={() => {
+              setError(null);
+              setCamera(true);
+            }}
+            disabled={busy}
+          >
             Use camera
           </Button>
         )}
@@ -155,17 +177,23 @@ export function PhotoSlot({ side, value, onChange, onBusyChange }: PhotoSlotProp
 }
 
 /** The camera's live picture and one button to take the photo. The camera stops when this closes. */
-function CameraCapture({ onCapture, onCancel }: { onCapture(blob: Blob): void; onCancel(): void }) {
+function CameraCapture({ onCapture, onCancel, onFail }: { onCapture(blob: Blob): void; onCancel(): void; onFail(message: string): void }) {
   const videoRef = useRef<HTMLVideoElement>(null);
-  const [error, setError] = useState<string | null>(null);
   const [ready, setReady] = useState(false);
   const takeRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  // Read inside the start-up effect, which runs once: the latest handler, not the first.
+  const failRef = useRef(onFail);
+  failRef.current = onFail;
+
+  // Until the picture is live, focus waits on "Close camera" (the opening button is gone).
+  useEffect(() => closeRef.current?.focus(), []);
 
   useEffect(() => {
     let stream: MediaStream | null = null;
     let stopped = false;
     if (!navigator.mediaDevices?.getUserMedia) {
-      setError('No camera is available here: choose a file instead.');
+      failRef.current('No camera is available here: choose a file instead.');
       return;
     }
     navigator.mediaDevices
@@ -182,7 +210,9 @@ function CameraCapture({ onCapture, onCancel }: { onCapture(blob: Blob): void; o
         await video.play();
         setReady(true);
       })
-      .catch(() => setError('The camera could not be opened. Allow camera access for Coverdesk, or choose a file instead.'));
+      .catch(() => {
+        if (!stopped) failRef.current('The camera could not be opened. Allow camera access for Coverdesk, or choose a file instead.');
+      });
     return () => {
       stopped = true;
       stream?.getTracks().forEach((t) => t.stop());
@@ -206,12 +236,14 @@ function CameraCapture({ onCapture, onCancel }: { onCapture(blob: Blob): void; o
 
   return (
     <div className="stack">
-      {error ? <Notice tone="warn" live>{error}</Notice> : <video ref={videoRef} className="camera__video" muted playsInline aria-label="Camera preview" />}
+      <video ref={videoRef} className="camera__video" muted playsInline aria-label="Camera preview" />
       <div className="row">
         <Button variant="primary" ref={takeRef} onClick={take} disabled={!ready}>
           Take photo
         </Button>
-        <Button onClick={onCancel}>Close camera</Button>
+        <Button ref={closeRef} onClick={onCancel}>
+          Close camera
+        </Button>
       </div>
     </div>
   );

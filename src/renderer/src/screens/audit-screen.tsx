@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { AuditFilter, AuditRow } from '../../../shared/bridge/security-contract';
 import { useBridge } from '../bridge/bridge-provider';
 import { asBridgeError, bridgeKey, readBridge } from '../bridge/query-client';
-import { formatWhen } from '../format';
+import { formatDateTime } from '../format';
 import { Button } from '../ui/button';
 import { SelectField, TextField } from '../ui/field';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
@@ -15,6 +15,7 @@ const ACTIONS: { value: NonNullable<AuditFilter['action']>; label: string }[] = 
   { value: 'print', label: 'Printed' },
   { value: 'export', label: 'Exported' },
   { value: 'receive', label: 'Received from the practice' },
+  { value: 'correct', label: 'Corrected' },
 ];
 const ACTION_WORDS = Object.fromEntries(ACTIONS.map((a) => [a.value, a.label])) as Record<AuditRow['action'], string>;
 const PAGE = 50;
@@ -118,8 +119,8 @@ export function AuditScreen() {
                   {rows.map((row) => (
                     <tr key={row.seq}>
                       <td>
-                        {formatWhen(row.last_at)}
-                        {formatWhen(row.first_at) !== formatWhen(row.last_at) && <span className="muted small"> (from {formatWhen(row.first_at)})</span>}
+                        {formatDateTime(row.last_at)}
+                        {formatDateTime(row.first_at) !== formatDateTime(row.last_at) && <span className="muted small"> (from {formatDateTime(row.first_at)})</span>}
                       </td>
                       <td>{row.actor}</td>
                       <td>{ACTION_WORDS[row.action]}</td>

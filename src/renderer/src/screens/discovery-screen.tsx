@@ -11,6 +11,7 @@ import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { PatientPickerScreen } from '../ui/patient-picker-screen';
 import { ScreenTitle } from '../ui/screen-title';
 import { cardVersions } from '../../../shared/current-card';
+import { CORRECT_PATIENT, CorrectPatientForm, correctionNote } from '../ui/correct-patient';
 import { cardLabel, usePatientDetail, versionedCardLabel } from './eligibility-screen';
 
 export function DiscoveryScreen({ route }: { route: Extract<Route, { screen: 'discovery' }> }) {
@@ -31,6 +32,12 @@ function PatientDiscovery({ patientId }: { patientId: string }) {
   const [cardId, setCardId] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [correcting, setCorrecting] = useState(false);
+  const [patientNote, setPatientNote] = useState<string | null>(null);
+  const openCorrection = () => {
+    setPatientNote(null);
+    setCorrecting(true);
+  };
 
   const data = detail.data;
   if (detail.loading && !data) return <Loading label="Loading the patient…" />;
@@ -56,8 +63,35 @@ function PatientDiscovery({ patientId }: { patientId: string }) {
     <div className="screen">
       <div className="screen__header">
         <ScreenTitle subtitle={`Born ${formatDob(data.patient.date_of_birth)}`}>Discovery — {patientName(data.patient)}</ScreenTitle>
-        <Button onClick={() => navigate({ screen: 'eligibility', patientId, cardId: card?.id })}>Go to Eligibility</Button>
+        <div className="row">
+          <Button onClick={() => navigate({ screen: 'eligibility', patientId, cardId: card?.id })}>Go to Eligibility</Button>
+          <Button id="correct-patient-open" onClick={openCorrection}>
+            {CORRECT_PATIENT}
+          </Button>
+        </div>
       </div>
+      {correcting ? (
+        <CorrectPatientForm
+          patient={data.patient}
+          onCancel={() => {
+            setCorrecting(false);
+            requestAnimationFrame(() => document.getElementById('correct-patient-open')?.focus());
+          }}
+          onSaved={(result) => {
+            setCorrecting(false);
+            setPatientNote(correctionNote(result));
+            detail.reload();
+            // Next is running discovery again with the corrected details.
+            requestAnimationFrame(() => document.getElementById('discovery-run-button')?.focus());
+          }}
+        />
+      ) : (
+        patientNote && (
+          <Notice tone="ok" live>
+            {patientNote}
+          </Notice>
+        )
+      )}
       {!card ? (
         <Panel>
           <EmptyState title="No insurance card yet." action={<Button variant="primary" onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>}>
@@ -76,7 +110,7 @@ function PatientDiscovery({ patientId }: { patientId: string }) {
           )}
           {error && <Notice tone="bad" live>{error}</Notice>}
           <div className="row">
-            <Button variant="primary" onClick={() => void run()} disabled={busy}>
+            <Button id="discovery-run-button" variant="primary" onClick={() => void run()} disabled={busy}>
               {busy ? 'Starting…' : 'Run discovery'}
             </Button>
           </div>
@@ -102,7 +136,7 @@ function PatientDiscovery({ patientId }: { patientId: string }) {
                     </div>
                     {from && <StartedFrom discovery={discovery} card={from} earlier={versions.earlier.has(from.id)} />}
                     {discovery.status === 'pending' && <Loading label="Asking payers…" />}
-                    {discovery.status !== 'pending' && spawned.length === 0 && <NoCoverageFound discovery={discovery} />}
+                    {discovery.status !== 'pending' && spawned.length === 0 && <NoCoverageFound discovery={discovery} onCorrect={openCorrection} />}
                     {spawned.length > 0 && (
                       <ul className="plain-list stack" aria-label="Checks this discovery started">
                         {spawned.map((check) => (
@@ -160,7 +194,7 @@ function StartedFrom({ discovery, card, earlier }: { discovery: Discovery; card:
  * A discovery that found nothing (the payers know no one by that name and date of birth):
  * why, and what the desk can do next.
  */
-function NoCoverageFound({ discovery }: { discovery: Discovery }) {
+function NoCoverageFound({ discovery, onCorrect }: { discovery: Discovery; onCorrect(): void }) {
   return (
     <div className="notice notice--warn">
       <p>
@@ -169,7 +203,13 @@ function NoCoverageFound({ discovery }: { discovery: Discovery }) {
       </p>
       <p>What to do next:</p>
       <ul>
-        <li>Check the spelling of the name and the date of birth with the patient: payers match them exactly. A correction means registering the patient again in Intake.</li>
+        <li>
+          Check the spelling of the name and the date of birth with the patient: payers match them exactly. If they differ, correct them on this chart (no second patient) and
+          run discovery again.{' '}
+          <Button size="small" onClick={onCorrect}>
+            {CORRECT_PATIENT}
+          </Button>
+        </li>
         <li>Ask the patient for an insurance card (or a photo of it) and add it in Intake, then check eligibility from the card.</li>
         <li>If the patient has no coverage, treat the visit as self-pay.</li>
       </ul>

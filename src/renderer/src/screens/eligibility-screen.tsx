@@ -28,6 +28,8 @@ import { SelectField } from '../ui/field';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { PatientPickerScreen } from '../ui/patient-picker-screen';
 import { ScreenTitle } from '../ui/screen-title';
+import { CORRECT_PATIENT, CorrectPatientForm, correctionNote } from '../ui/correct-patient';
+import type { PatientFormValues } from '../intake/intake-form';
 
 const LAST_PROVIDER_KEY = 'coverdesk.lastProviderId';
 const CHECK_LABELS = { provider_id: 'Provider', clearinghouse_entity_id: 'Payer', service_type: 'Service type', insurance_card_id: 'Card' };
@@ -86,6 +88,9 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
   const [shownCheckId, setShownCheckId] = useState<string | undefined>(initialCheckId);
   const [errors, setErrors] = useState<FieldMessages>({});
   const [runError, setRunError] = useState<string | null>(null);
+  // A patient's name or date of birth being corrected (the field the payer refused first), and what it did.
+  const [patientFix, setPatientFix] = useState<keyof PatientFormValues | null>(null);
+  const [patientNote, setPatientNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const data: DeskPatientDetail | null = detail.data;
@@ -201,8 +206,40 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
         <div className="row no-print">
           <Button onClick={() => navigate({ screen: 'discovery', patientId, cardId: card?.id })}>Go to Discovery</Button>
           <Button onClick={() => navigate({ screen: 'intake', patientId })}>Add a card</Button>
+          <Button
+            id="correct-patient-open"
+            onClick={() => {
+              setPatientNote(null);
+              setPatientFix('first_name');
+            }}
+          >
+            {CORRECT_PATIENT}
+          </Button>
         </div>
       </div>
+      {patientFix ? (
+        <CorrectPatientForm
+          patient={patient}
+          focus={patientFix}
+          onCancel={() => {
+            setPatientFix(null);
+            requestAnimationFrame(() => document.getElementById('correct-patient-open')?.focus());
+          }}
+          onSaved={(result) => {
+            setPatientFix(null);
+            setPatientNote(correctionNote(result));
+            detail.reload();
+            // Next is the re-run: focus waits on it where a failed check is shown.
+            requestAnimationFrame(() => (document.querySelector<HTMLElement>('[data-testid="check-failure"] button[type="submit"]') ?? document.getElementById('correct-patient-open'))?.focus());
+          }}
+        />
+      ) : (
+        patientNote && (
+          <Notice tone="ok" live>
+            {patientNote}
+          </Notice>
+        )
+      )}
       <p className="print-only">
         {patientName(patient)}, born {formatDob(patient.date_of_birth)} · printed {new Date().toLocaleString('en-US')}
       </p>
@@ -356,7 +393,10 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
             busy={busy}
             onRerun={(corrections) => void rerun(corrections)}
             onFocusField={focusField}
-            onOpenIntake={() => navigate({ screen: 'intake' })}
+            onCorrectPatient={(field) => {
+              setPatientNote(null);
+              setPatientFix(field);
+            }}
             onOpenSync={() => navigate({ screen: 'sync' })}
           />
         )}
@@ -399,11 +439,11 @@ interface CheckResultProps {
   busy: boolean;
   onRerun(corrections: CardCorrection): void;
   onFocusField(field: FixableField): void;
-  onOpenIntake(): void;
+  onCorrectPatient(field: keyof PatientFormValues): void;
   onOpenSync(): void;
 }
 
-function CheckResult({ check, card, rerunCard, payerName, providerName, offline, busy, onRerun, onFocusField, onOpenIntake, onOpenSync }: CheckResultProps) {
+function CheckResult({ check, card, rerunCard, payerName, providerName, offline, busy, onRerun, onFocusField, onCorrectPatient, onOpenSync }: CheckResultProps) {
   const bridge = useBridge();
   const summary = useMemo(
     () => (check.status === 'success' ? summarizeBenefits({ benefits: check.benefits ?? [], service_type: check.service_type, card_plan_name: card?.plan_name }) : null),
@@ -437,7 +477,7 @@ function CheckResult({ check, card, rerunCard, payerName, providerName, offline,
     );
   }
   if (check.status === 'failure') {
-    return <FailureView check={check} card={rerunCard} busy={busy} onRerun={onRerun} onFocusField={onFocusField} onOpenIntake={onOpenIntake} />;
+    return <FailureView check={check} card={rerunCard} busy={busy} onRerun={onRerun} onFocusField={onFocusField} onCorrectPatient={onCorrectPatient} />;
   }
   return (
     <>

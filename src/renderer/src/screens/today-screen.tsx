@@ -11,6 +11,7 @@ import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { EmptyState, Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
+import { useSearchKeys } from '../ui/search-keys';
 
 const ROW_HEIGHT = 64;
 const NO_ROWS: DeskPatientRow[] = [];
@@ -41,15 +42,9 @@ export function TodayScreen() {
   const rows = useMemo(() => todayMatches(today.data?.data ?? [], query, others), [today.data, query, others]);
   const open = (row: DeskPatientRow) => navigate({ screen: 'eligibility', patientId: row.patient_id });
 
-  // Enter pressed before the list (or the host's search) has answered: remembered for this
-  // query, and the first match opens once the answer is in.
-  const [enterFor, setEnterFor] = useState<string | null>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const answering = (today.loading && !today.data) || searching;
-  useEffect(() => {
-    if (enterFor === null || answering) return;
-    setEnterFor(null);
-    if (enterFor === query && rows.length > 0) navigate({ screen: 'eligibility', patientId: rows[0].patient_id });
-  }, [enterFor, answering, query, rows, navigate]);
+  const onSearchKey = useSearchKeys({ query, rows, answering, open, enterList: () => listRef.current?.focus() });
 
   useEffect(() => searchRef.current?.focus(), []);
   // "/" jumps to search, as in most desk software.
@@ -65,7 +60,6 @@ export function TodayScreen() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const listRef = useRef<HTMLDivElement>(null);
   const count = today.data?.data.length ?? 0;
   return (
     <div className="screen screen--fill">
@@ -93,18 +87,7 @@ export function TodayScreen() {
           aria-describedby="today-search-hint"
           aria-controls={rows.length > 0 ? "today-rows" : undefined}
           onChange={(event) => setQuery(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'ArrowDown' && rows.length > 0) {
-              event.preventDefault();
-              listRef.current?.focus();
-            } else if (event.key === 'Enter' && answering) {
-              event.preventDefault();
-              setEnterFor(query);
-            } else if (event.key === 'Enter' && rows.length > 0) {
-              event.preventDefault();
-              open(rows[0]);
-            }
-          }}
+          onKeyDown={onSearchKey}
         />
         <p className="field__hint" id="today-search-hint">
           Enter opens the first match; ↓ moves into the list. Press / to come back here.
@@ -202,8 +185,7 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
         <span>Date of birth</span>
         <span>Member id</span>
         <span>Payer / plan</span>
-        <span>Eligibility</span>
-        <span>Last activity</span>
+        <span>Eligibility, last activity</span>
       </div>
       <div className="today-list" ref={scrollRef} onScroll={(event) => setScrollTop(event.currentTarget.scrollTop)}>
         <div
@@ -239,12 +221,13 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
                   <AppointmentTag row={appointmentOf.get(row.patient_id)} />
                 </span>
                 <span className="today-row__cell">{formatDob(row.date_of_birth)}</span>
-                <span className="today-row__cell mono">{row.member_id ?? <span className="muted">No card</span>}</span>
-                <span className="today-row__cell">{[row.payer_name, row.plan_name].filter(Boolean).join(' · ') || <span className="muted">—</span>}</span>
-                <span className="today-row__cell">
+                <span className="today-row__cell today-row__cell--wrap mono" data-testid="today-member-id">{row.member_id ?? <span className="muted">No card</span>}</span>
+                <span className="today-row__cell today-row__cell--wrap" data-testid="today-payer">{[row.payer_name, row.plan_name].filter(Boolean).join(' · ') || <span className="muted">—</span>}</span>
+                {/* The badge and, under it, when: one column, so the member id and payer have the width (1024 px). */}
+                <span className="today-row__cell today-row__status">
                   <EligibilityBadgeView badge={row.eligibility} />
+                  <span className="small muted">{formatWhen(row.last_activity_at)}</span>
                 </span>
-                <span className="today-row__cell small muted">{formatWhen(row.last_activity_at)}</span>
               </div>
             );
           })}

@@ -18,13 +18,15 @@ export function PinPanel() {
   const status = useBridgeQuery('lock.status', {}).data;
   const [current, setCurrent] = useState('');
   const [pin, setPin] = useState('');
-  const [note, setNote] = useState<{ tone: 'ok' | 'bad'; text: string; field?: 'pin' | 'current_pin' } | null>(null);
+  const [confirm, setConfirm] = useState('');
+  const [note, setNote] = useState<{ tone: 'ok' | 'bad'; text: string; field?: 'pin' | 'current_pin' | 'confirm' } | null>(null);
   if (!status) return null;
 
   const done = (text: string, value: LockStatus) => {
     setBridgeData(queries, 'lock.status', {}, value);
     setCurrent('');
     setPin('');
+    setConfirm('');
     setNote({ tone: 'ok', text });
   };
   const refused = (error: { message: string; errors?: { path: string; message: string }[] }) => {
@@ -35,6 +37,11 @@ export function PinPanel() {
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
+    // A mistyped PIN would lock the desk out with a PIN nobody knows: typed twice, or not saved.
+    if (pin.trim() !== confirm.trim()) {
+      setNote({ tone: 'bad', text: 'The two new PINs differ: type the same 4 to 12 digits in both.', field: 'confirm' });
+      return;
+    }
     const result = await bridge.lock.setPin({ pin: pin.trim(), ...(status.pin_set ? { current_pin: current } : {}) });
     if (result.ok) done(status.pin_set ? 'PIN changed.' : 'PIN set.', result.value);
     else refused(result.error);
@@ -76,6 +83,16 @@ export function PinPanel() {
           onChange={setPin}
           hint="4 to 12 digits."
           error={note?.tone === 'bad' && note.field === 'pin' ? note.text : undefined}
+        />
+        <TextField
+          id="settings-confirm-pin"
+          label="New PIN again"
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          value={confirm}
+          onChange={setConfirm}
+          error={note?.tone === 'bad' && note.field === 'confirm' ? note.text : undefined}
         />
       </div>
       {note?.tone === 'ok' && (

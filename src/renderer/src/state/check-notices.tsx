@@ -16,7 +16,12 @@ export interface WatchedCheck {
 
 interface Toast extends WatchedCheck {
   outcome: string;
+  /** The screen it was raised on: leaving it takes the toast away (the answer stays on Today and the patient's Eligibility). */
+  raisedOn: string;
 }
+
+/** A screen, as far as a toast is concerned: which one, for which patient. */
+const screenKey = (route: Route) => `${route.screen}:${'patientId' in route ? (route.patientId ?? '') : ''}`;
 
 const WatchContext = createContext<(check: WatchedCheck) => void>(() => undefined);
 
@@ -46,13 +51,16 @@ export function CheckNotices({ children }: { children: ReactNode }) {
   const bridge = useBridge();
   const { route, navigate } = useNavigation();
   const routeRef = useRef(route);
+  const [toasts, setToasts] = useState<Toast[]>([]);
   useEffect(() => {
     routeRef.current = route;
+    // A toast belongs to the screen it was raised on; it does not follow the desk around, covering rows.
+    const here = screenKey(route);
+    setToasts((list) => (list.some((t) => t.raisedOn !== here) ? list.filter((t) => t.raisedOn === here) : list));
   }, [route]);
   const watched = useRef(new Map<string, WatchedCheck>());
   const notified = useRef(new Map<string, WatchedCheck>());
   const [watching, setWatching] = useState(0);
-  const [toasts, setToasts] = useState<Toast[]>([]);
 
   const open = useCallback(
     (check: WatchedCheck) => {
@@ -74,7 +82,7 @@ export function CheckNotices({ children }: { children: ReactNode }) {
       notified.current.set(check.checkId, check);
       const shown = await bridge.notices.show({ kind: 'check_answered', check_id: check.checkId });
       if (shown.ok && shown.value.shown) return;
-      setToasts((list) => [...list.filter((t) => t.checkId !== check.checkId), { ...check, outcome: outcomeOf(found) }]);
+      setToasts((list) => [...list.filter((t) => t.checkId !== check.checkId), { ...check, outcome: outcomeOf(found), raisedOn: screenKey(routeRef.current) }]);
     },
     [bridge],
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { formatDob, patientName, startOfLocalDay } from '../format';
@@ -6,10 +6,12 @@ import { useSettled } from '../state/use-settled';
 import { EligibilityBadgeView } from './badge';
 import { Button } from './button';
 import { EmptyState, Loading } from './notice';
+import { useSearchKeys } from './search-keys';
 
 /**
  * Find a patient by name, date of birth or member id; with nothing typed, today's
- * patients. Each result is a button: Tab and Enter are enough.
+ * patients. Each result is a button: Tab and Enter are enough. The box has Today's keys
+ * (`useSearchKeys`): Enter picks the first match, ↓ moves into the list, where ↑/↓ move.
  */
 export function PatientSearch({
   id,
@@ -34,6 +36,21 @@ export function PatientSearch({
   const [shown, other] = settled ? [found, today] : [today, found];
   const answer = shown.data ?? (shown.error ? { data: [] } : other.data);
   const rows: DeskPatientRow[] | null = answer ? answer.data.slice(0, 20) : null;
+  // The matches shown are not yet the typed query's: still pausing, or the host has not answered.
+  const answering = settled !== text || rows === null || shown.loading || shown.previous;
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const results = () => [...(listRef.current?.querySelectorAll<HTMLButtonElement>('button.patient-pick') ?? [])];
+  const onSearchKey = useSearchKeys({ query, rows: rows ?? [], answering, open: onPick, enterList: () => results()[0]?.focus() });
+  const onListKey = (event: KeyboardEvent<HTMLUListElement>) => {
+    if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+    event.preventDefault();
+    const buttons = results();
+    const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const next = at + (event.key === 'ArrowDown' ? 1 : -1);
+    if (next < 0) inputRef.current?.focus();
+    else buttons[Math.min(next, buttons.length - 1)]?.focus();
+  };
 
   return (
     <div className="stack">
@@ -43,6 +60,7 @@ export function PatientSearch({
         </label>
         <input
           id={id}
+          ref={inputRef}
           className="input"
           type="search"
           autoComplete="off"
@@ -50,8 +68,12 @@ export function PatientSearch({
           placeholder="Name, date of birth (MM/DD/YYYY) or member id"
           value={query}
           onChange={(event) => setQuery(event.target.value)}
+          onKeyDown={onSearchKey}
+          aria-describedby={`${id}-hint`}
         />
-        <p className="field__hint">{query.trim() ? 'Matching patients:' : 'Today’s patients:'}</p>
+        <p className="field__hint" id={`${id}-hint`}>
+          Enter picks the first match; ↓ moves into the list. {query.trim() ? 'Matching patients:' : 'Today’s patients:'}
+        </p>
       </div>
       {rows === null ? (
         <Loading label="Looking…" />
@@ -63,7 +85,7 @@ export function PatientSearch({
           {onRegister && query.trim() ? 'Check the spelling, or try the date of birth. A patient who is new here can be registered now, even without a card.' : undefined}
         </EmptyState>
       ) : (
-        <ul className="plain-list stack" aria-label="Patients found">
+        <ul className="plain-list stack" aria-label="Patients found" ref={listRef} onKeyDown={onListKey}>
           {rows.map((row) => (
             <li key={row.patient_id}>
               <Button className="patient-pick" onClick={() => onPick(row)}>

@@ -68,10 +68,13 @@ describe('connection test on saving the eligibility service', () => {
     const good = await saveUpstream(sandbox.url, API_KEY);
     expect(good).toMatchObject({ state: 'connected', http_status: 200, mode: 'upstream', upstream_url: sandbox.url });
 
-    const wrong = await saveUpstream(sandbox.url, 'sk_not_the_key');
-    expect(wrong).toMatchObject({ state: 'wrong_key', http_status: 401 });
-    expect(wrong.message).toMatch(/refused the API key/);
-    expect(wrong.message).not.toContain('sk_not_the_key');
+    // A key the service refuses is tried before it is saved (issue 26): refused, nothing saved, the working key kept.
+    const wrong = await call('settings.update', { upstream_url: sandbox.url, api_key: 'sk_not_the_key' });
+    expect(wrong).toMatchObject({ ok: false, error: { code: 'api_key_refused', status: 422, errors: [{ path: 'api_key' }] } });
+    if (wrong.ok) throw new Error('unreachable');
+    expect(wrong.error.message).toMatch(/^Wrong API key: the service at .* refused it \(HTTP 401\)\. Nothing was saved; the desk keeps using the key saved before\./);
+    expect(wrong.error.message).not.toContain('sk_not_the_key');
+    expect(await ok('settings.testConnection', {})).toMatchObject({ state: 'connected', upstream_url: sandbox.url });
 
     const closed = await saveUpstream(closedUrl, API_KEY);
     expect(closed).toMatchObject({ state: 'unreachable', http_status: null });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { read271 } from '@src/main/x12/read-271';
 import { summarizeBenefits } from '@src/renderer/src/eligibility/benefit-summary';
 import { explainFailure } from '@src/renderer/src/eligibility/aaa-fixes';
+import { accumulatorTile, costTile, otherPayerSentence } from '@src/renderer/src/eligibility/summary-words';
 import type { ServiceType } from '@src/shared/contract';
 
 /**
@@ -18,6 +19,34 @@ function summaryOf(file: string, serviceType: ServiceType, person = 0) {
   const answer = read271(file, fs.readFileSync(path.join(DIR, file), 'utf8'));
   return summarizeBenefits({ benefits: answer.people[person].benefits, service_type: serviceType, card_plan_name: 'effective date' });
 }
+
+describe('the summary’s words on real 271s (issue 26, item 8)', () => {
+  it('UnitedHealthcare: out-of-pocket met, so the copay and coinsurance tiles say so; no “Commercial” beside an amount', () => {
+    const s = summaryOf('tigershark_271-example-2.x12', 'professional_physician_visit_office');
+    // EB|G|IND|30|C1|||1500 with 29 → 0: nothing left of the maximum in network
+    expect(s.out_of_pocket_met).toEqual({ in_network: true, out_of_network: false });
+    const met = 'In network, but the out-of-pocket maximum is met: the patient normally owes nothing more in network.';
+    expect(costTile(s.coinsurance, () => '20% patient pays', 'coinsurance', s.out_of_pocket_met)?.sentence).toBe(met);
+    expect(costTile(s.copay, () => '$0.00 per visit', 'copay', s.out_of_pocket_met)?.sentence).toBe(met);
+    expect(accumulatorTile(s.out_of_pocket)).toEqual({ value: '$0.00 left', sentence: 'Individual, in network: $1,500.00 met of $1,500.00.' });
+  });
+
+  it('Medicaid naming Medicare and another policy: each other payer by name and role, not a bare “Other payer”', () => {
+    // EB*R***QM*QMB, EB*R***MA*Medicare Part A, EB*R***MB*Medicare Part B, EB*R**69*OT*Policy Type Desc
+    expect(summaryOf('oop_4010_Example1_DHHS.x12', 'health_benefit_plan_coverage').other_payers.map(otherPayerSentence)).toEqual([
+      'QMB may be primary: check coordination of benefits.',
+      'Medicare Part A may be primary: check coordination of benefits.',
+      'Medicare Part B may be primary: check coordination of benefits.',
+      'Policy Type Desc (for maternity) may be primary: check coordination of benefits.',
+    ]);
+    // EB*R*IND*30*12 … NM1*PRP*2*ORGNAME: the 2120 loop says it is the primary payer
+    expect(otherPayerSentence(summaryOf('oophipaa_4010_Example3_CMS_HETS.x12', 'health_benefit_plan_coverage').other_payers[0])).toBe('ORGNAME is the primary payer: check coordination of benefits.');
+    // EB*R**88*OT … NM1*PR*2*SILVERSCRIPT INSURANCE COMPANY: a drug plan, for pharmacy
+    expect(summaryOf('nodex12_271.x12', 'health_benefit_plan_coverage').other_payers.map(otherPayerSentence)).toContain(
+      'SILVERSCRIPT INSURANCE COMPANY (for pharmacy) may be primary: check coordination of benefits.',
+    );
+  });
+});
 
 describe('summary figures on real 271s', () => {
   it('UnitedHealthcare managed indemnity: calendar-year total, year to date and remaining, individual and family, in and out of network', () => {
@@ -89,8 +118,11 @@ describe('summary figures on real 271s', () => {
       ['58', 'subscriber', 'date_of_birth', 'please_correct_and_resubmit'],
     ]);
     const explained = explainFailure({ failure_reason: 'clearinghouse_entity_error', clearinghouse_entity_errors: person.errors });
-    expect(explained.map((e) => e.field)).toEqual(['member_id', 'member_name', 'member_name', 'date_of_birth']);
+    // The payer's repeated 73 is one reason for the desk (issue 26, Low: "payer code 73 listed twice").
+    expect(explained.map((e) => e.field)).toEqual(['member_id', 'member_name', 'date_of_birth']);
     expect(explained[0].problem).toMatch(/member id/i);
+    // 58: the desk corrects the patient's details, never registers the patient again (item 7).
+    expect(explained[2].fix).toMatch(/correct the patient’s details/);
   });
 
   it('a request rejected at the provider level (AAA*Y**50*N): nobody answered about, the reason kept', () => {
