@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { FIELD_FORMATS } from './field-formats';
+import { asMbi, FIELD_FORMATS } from './field-formats';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { matchPayerLines, payerNames } from './payer-match';
@@ -328,6 +328,33 @@ function prefixColumnsId(segments: Segment[]): Candidate | null {
   return null;
 }
 
+/**
+ * A Medicare Beneficiary Identifier printed without a caption the reader knows (or with its
+ * caption lost): CMS's shape (11 characters, a digit 1-9 first, letters only where the
+ * standard puts letters, never S L O I B Z) is specific enough to find it anywhere on the
+ * card, printed whole or in CMS's groups of 4-3-4 ("1EG4-TE5-MK73").
+ */
+function unlabelledMbi(segments: Segment[]): Candidate | null {
+  for (const segment of segments) {
+    const words = segment.words;
+    for (let i = 0; i < words.length; i++) {
+      for (const n of [1, 3]) {
+        const used = words.slice(i, i + n);
+        if (used.length < n) continue;
+        const raw = used.map((w) => w.text).join('');
+        const compacted = raw.replace(/[^A-Za-z0-9]/g, '');
+        if (n === 3 && !/^\w{4}$/.test(used[0].text.replace(/-/g, ''))) continue;
+        const mbi = compacted.length === 11 && /\d/.test(compacted[0]) ? asMbi(compacted) : null;
+        // Letters in every place the standard allows them: a run of digits that happens to fit is not one.
+        if (!mbi || mbi.repairs > 1 || (mbi.value.match(/[A-Z]/g) ?? []).length < 3) continue;
+        const ocr = meanConfidence(used);
+        return { field: 'member_id', value: mbi.value, confidence: ocr * 0.9 * 0.97 ** mbi.repairs, segment, box: boxOf(used), ocr };
+      }
+    }
+  }
+  return null;
+}
+
 /** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
 function pageRows(segments: Segment[]): Segment[][] {
   const rows: Segment[][] = [];
@@ -365,6 +392,11 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
   for (const c of candidates) {
     const current = best.get(c.field);
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
+  }
+
+  if (!best.has('member_id')) {
+    const mbi = unlabelledMbi(segments);
+    if (mbi) best.set('member_id', mbi);
   }
 
   const columns = prefixColumnsId(segments);
@@ -412,9 +444,12 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     if (name === 'payer_name') continue;
     const c = best.get(name);
     if (!c) continue;
+    // A value that runs to the edge of the photo may go on past it: "MEDDAD" of "MEDDADV".
+    const width = pages[c.segment.page]?.width ?? 0;
+    if (width > 0 && c.box.x1 >= width * 0.985) c.confidence *= 0.8;
     fields[name] = { value: c.value, confidence: round2(c.confidence) };
     sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr };
   }
-  if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98) };
+  if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98), evidence: payer.evidence };
   return { fields, sources };
 }
