@@ -143,6 +143,11 @@ const MEMBER_CAPTION = /^(member|name|subscriber|enrollee|cardholder)\W*$/i;
 const CAPTIONED = 0.97;
 /** How much surer the OCR must be of the closer reading to take it. */
 const REREAD_MARGIN = 0.2;
+/** Codes a misread character leaves well formed (every digit string is a BIN): read twice when only fairly sure. */
+const CROSS_CHECKED: LabelledField[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+const CROSS_CHECK_BELOW = 0.92;
+/** Two readings that disagree: below "check this". */
+const DISAGREED = 0.7;
 
 /**
  * One warm tesseract.js worker (started on the first card, or by `warmUp`), reused for
@@ -224,6 +229,27 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     return done;
   }
 
+  /**
+   * A second, independent reading of each code read only fairly surely (the band just
+   * above "check this"): the value alone, enlarged, as one line. Two readings that disagree
+   * mean one of them misread a character ("616279" for "610279"), so a person checks it.
+   * Agreement proves nothing more than the first reading did: the confidence stays.
+   */
+  async function crossCheck(read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
+    const done: string[] = [];
+    for (const field of CROSS_CHECKED) {
+      const current = read.fields[field];
+      const source = read.sources[field];
+      if (!current || !source || current.confidence < REVIEW_BELOW || current.confidence >= CROSS_CHECK_BELOW) continue;
+      done.push(`check:${field}`);
+      const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
+      const words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+      const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
+      if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
+    }
+    return done;
+  }
+
   async function run(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult> {
     if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
     const started = Date.now();
@@ -250,7 +276,6 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     }
     ran.push(...(await rereadUnsure(read, prepared)));
     const text = firstPages.map((page, i) => pageText(segmentPage(page, i))).join('\n\n');
-    log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
     const blurred = !!front && !front.blank && front.sharpness < BLUR_RETAKE;
     // Only a name- or plan-like line (or nothing) and no label, id, Rx code or payer.
     if (!CARD_EVIDENCE.some((f) => fields[f])) {
@@ -276,6 +301,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     };
     if (front && front.sharpness < SOFT) lessSure(0.9);
     if ((prepared[0].enlarged ?? 1) >= FEW_PIXELS) lessSure(0.9);
+    // On the confidence the desk will see, after the photo's own discounts.
+    ran.push(...(await crossCheck(read, prepared)));
+    log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
     // A missing member id is said, not left out: blank, with no confidence, to be typed.
     if (!id) fields.member_id = { value: '', confidence: 0 };
     return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }) };

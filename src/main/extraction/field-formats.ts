@@ -201,7 +201,10 @@ function memberName(raw: string): FormattedValue | null {
   // Captions in either language ("Nombre / Name"), sentences ("Prior approval required"),
   // and lines holding a card's everyday words are never a person's name.
   if (isCaption(parts.join(' ')) || isSentence(raw.replace(/[,/]/g, ' ')) || isOtherPrint(raw)) return null;
-  if (parts.some((p) => p.length >= 3 && ((isCaptionWord(p) && !NAME_PARTICLE.test(p)) || isCardWord(p)))) return null;
+  // A placeholder name on an insurer's specimen card may hold one caption word ("JOHN Q
+  // MEMBER", "SUBSCRIBER SMITH"); a line mostly of captions is a caption.
+  const captions = parts.filter((p) => p.length >= 3 && isCaptionWord(p) && !NAME_PARTICLE.test(p)).length;
+  if (captions * 2 > parts.length || parts.some((p) => p.length >= 2 && isCardWord(p) && !isCaptionWord(p))) return null;
   if (parts.join('').replace(/[.'-]/g, '').length < 4) return null;
   const fit = parts.length <= 4 && parts.filter((p) => p.replace(/\./g, '').length > 1).length >= 2 ? 1 : 0.7;
   return { value: parts.join(' '), fit, repairs };

@@ -70,6 +70,8 @@ const CARD_VOCABULARY = new Set([
   'PCP', 'ER', 'UC', 'GENERIC', 'BRAND', 'PREFERRED', 'NONPREFERRED', 'SPECIALTY', 'TIER', 'RETAIL', 'ORDER',
   'INNETWORK', 'OUTOFNETWORK', 'INDIVIDUAL', 'FAMILY', 'MAXIMUM', 'MAX', 'OOP', 'MET', 'WAIVED', 'CHIROPRACTIC', 'VISION', 'DENTAL',
   'TELEHEALTH', 'VIRTUAL', 'LAB', 'XRAY', 'AMBULANCE', 'PREVENTIVE', 'WELLNESS',
+  // the abbreviations copay tables print
+  'DED', 'IND', 'FAM', 'INDFAM', 'COINS', 'SPEC', 'OV', 'UCC', 'EMER', 'RX', 'MH', 'SA',
 ]);
 
 export function isCardWord(word: string): boolean {
