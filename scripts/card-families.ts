@@ -1136,13 +1136,13 @@ export function familiesOf(split: Split): Family[] {
   return FAMILIES.filter((f) => f.split === split);
 }
 
-/** Renders one card face of a family; the truth is what it printed, '' for the rest. */
-export function renderFamily(family: Family, r: Rng, d: CardData): Buffer {
+/** Draws one card face of a family; the truth is what it printed, '' for the rest. */
+export function renderFamily(family: Family, r: Rng, d: CardData): Canvas {
   const [w, h] = family.portrait ? [CARD_H, CARD_W] : [CARD_W, CARD_H];
   const p = new Painter(createCanvas(w, h), d.payer.font, d);
   family.draw(p, r);
   for (const field of Object.keys(d.truth) as Field[]) if (!p.printed.has(field)) d.truth[field] = '';
-  return p.canvas.toBuffer('image/png');
+  return p.canvas;
 }
 
 /** Display fonts the families use by name; missing ones are a clear error, never a silent fallback. */

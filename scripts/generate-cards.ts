@@ -819,7 +819,7 @@ async function familyCard(split: Split, i: number, seed: number, fonts: string[]
   // One stream per card and split: the tuning and held-out sets of a seed share no card.
   const r = rngFrom(seed * 100_003 + i * 7919 + (split === 'held-out' ? 55_529 : 0));
   const d = cardData(r, family.kind, fonts);
-  const face = renderFamily(family, r, d);
+  const face = renderFamily(family, r, d).toBuffer('image/png');
   const how = FAMILY_CAPTURES[(Math.floor(i / families.length) + index) % FAMILY_CAPTURES.length];
   const tilted = how === 'photo' || how === 'glare' || how === 'desk';
   const style: CardStyle = {
