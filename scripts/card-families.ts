@@ -64,7 +64,7 @@ export function stateOf(name: string): string | null {
 
 const IS = {
   medicare: /^Medicare (?!Advantage|Durable|Home|Florida Blue)/,
-  advantage: /medicare advantage|medicare blue|senior|\bMA\b/i,
+  advantage: /medicare advantage|medicare blue|dual advantage|senior|\bMA\b/i,
   medicaid: /medicaid|medi-cal|chip\b/i,
   blue: /blue ?cross|blue ?shield|\bbcbs\b/i,
   dental: /dental|delta dental/i,
@@ -84,7 +84,8 @@ export function payerPools(): Record<PayerKind, ClearinghouseEntity[]> {
     blue,
     medicare: all.filter((e) => IS.medicare.test(e.name)),
     advantage: [...all.filter((e) => IS.advantage.test(e.name) && !IS.medicaid.test(e.name) && e.name.length <= 48), ...commercial.filter((e) => /humana|aetna|united|wellcare|devoted|scan|alignment|clover/i.test(e.name))],
-    medicaid: all.filter((e) => IS.medicaid.test(e.name) && e.name.length <= 52),
+    // CMS itself is no state's programme: a Medicaid card prints the state's or its plan's name.
+    medicaid: all.filter((e) => IS.medicaid.test(e.name) && !/medicare/i.test(e.name) && e.name.length <= 52),
     dental: all.filter((e) => IS.dental.test(e.name)),
     vision: all.filter((e) => IS.vision.test(e.name) && !IS.dental.test(e.name)),
     pbm: [],
