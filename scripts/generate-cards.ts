@@ -904,12 +904,12 @@ export async function generateCards(options: GenerateOptions = {}): Promise<Gene
   return cards;
 }
 
-/** Writes the images and `truth.json` (file → truth, payer entity id and style). */
+/** Writes the images and `truth.json` (file, layout family where there is one, truth, payer entity id and style). */
 export async function writeCardSet(dir: string, options: GenerateOptions = {}): Promise<GeneratedCard[]> {
   const cards = await generateCards(options);
   fs.mkdirSync(dir, { recursive: true });
   for (const card of cards) fs.writeFileSync(path.join(dir, card.file), card.bytes);
-  const truth = cards.map(({ file, content_type, truth: fields, payer_entity_id, style }) => ({ file, content_type, truth: fields, payer_entity_id, style }));
+  const truth = cards.map(({ file, content_type, truth: fields, payer_entity_id, style }) => ({ file, content_type, ...(style.family ? { family: style.family } : {}), truth: fields, payer_entity_id, style }));
   fs.writeFileSync(path.join(dir, 'truth.json'), `${JSON.stringify(truth, null, 2)}\n`);
   return cards;
 }
