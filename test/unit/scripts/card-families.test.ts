@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { cardData, FAMILIES, familiesOf, MBI_SHAPE, payerPools, renderFamily, rngFrom, type CardTruth, type Family } from '../../../scripts/card-families';
-import { generateCards } from '../../../scripts/generate-cards';
+import { generateCards, writeCardSet } from '../../../scripts/generate-cards';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 
 const fonts = ['Liberation Sans', 'DejaVu Sans'];
@@ -76,7 +79,7 @@ describe('the card generator: layout families', () => {
   it('generateCards({ families }) gives card i family i mod N, records it, and the same seed gives the same cards', async () => {
     const heldOut = familiesOf('held-out');
     const n = heldOut.length;
-    const cards = await generateCards({ families: 'held-out', count: n + 2, seed: 11 });
+    const cards = await generateCards({ families: 'held-out', count: n + 1, seed: 11 });
     cards.forEach((card, i) => expect(card.style.family).toBe(heldOut[i % n].name));
     const again = await generateCards({ families: 'held-out', count: 2, seed: 11 });
     expect(again.map((c) => c.bytes.equals(cards[again.indexOf(c)].bytes))).toEqual([true, true]);
@@ -87,5 +90,17 @@ describe('the card generator: layout families', () => {
     const cmyk = cards.find((c) => c.style.capture === 'cmyk');
     expect(cmyk).toBeDefined();
     expect((await sharp(cmyk!.bytes).metadata()).space).toBe('cmyk');
-  }, 60_000);
+  }, 120_000);
+
+  it('writes the layout family of each card into truth.json', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'card-families-'));
+    try {
+      await writeCardSet(dir, { families: 'tuning', count: 1, seed: 3 });
+      const [entry] = JSON.parse(fs.readFileSync(path.join(dir, 'truth.json'), 'utf8')) as { file: string; family: string }[];
+      expect(entry.family).toBe(familiesOf('tuning')[0].name);
+      expect(fs.existsSync(path.join(dir, entry.file))).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
