@@ -191,6 +191,8 @@ function memberName(raw: string): FormattedValue | null {
   let parts: string[];
   const slash = /^([^,/]+)\/([^,/]+)$/.exec(text);
   const comma = /^([^,/]+),\s*([^,/]+)$/.exec(text);
+  // "Name/Nombre" is a caption and its translation, not "LAST/FIRST", whatever the OCR made of one side.
+  if (slash && (isCaptionWord(slash[1].trim()) || isCaptionWord(slash[2].trim()))) return null;
   if (slash) parts = [...slash[2].trim().split(' '), ...slash[1].trim().split(' ')];
   else if (comma) parts = [...comma[2].trim().split(' '), ...comma[1].trim().split(' ')];
   else parts = text.split(' ');
