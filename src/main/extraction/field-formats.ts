@@ -157,7 +157,10 @@ function rxCode(raw: string): FormattedValue | null {
   // close it stands to an Rx label.
   if (digits === 0 && (isCardWord(text) || isCaptionWord(text))) return null;
   // NCPDP's codes are single tokens; letters-only codes are short brand-like words.
-  if (digits === 0 || letters === 0) return { value: text, fit: digits === 0 && /\s/.test(raw.trim()) ? 0.8 : 1, repairs: 0 };
+  // A code of two or three characters has no redundancy: one glyph misread ("AD" for "A4")
+  // leaves another well-formed code, so the OCR's word confidence says less about it.
+  const short = text.length <= 3 ? 0.85 : 1;
+  if (digits === 0 || letters === 0) return { value: text, fit: (digits === 0 && /\s/.test(raw.trim()) ? 0.8 : 1) * short, repairs: 0 };
   const chars = [...text];
   let repairs = 0;
   const lookalikeLetters = [...text].filter((c) => DIGIT_LOOKALIKES.test(c)).length;
@@ -169,9 +172,9 @@ function rxCode(raw: string): FormattedValue | null {
     repairs = repair(chars, 0, chars.length, TO_LETTER, /[0158]/);
   } else {
     const id = repairPrefixedId(text);
-    return { value: id.value, fit: 0.95, repairs: id.repairs };
+    return { value: id.value, fit: 0.95 * short, repairs: id.repairs };
   }
-  return { value: chars.join(''), fit: 1, repairs };
+  return { value: chars.join(''), fit: short, repairs };
 }
 
 /** Words a name never contains: a "Member Services" line is not a member called Services. */
@@ -216,7 +219,7 @@ function memberName(raw: string): FormattedValue | null {
 const NOT_PLAN = /\b(effective|date|issued|copays?|deductible|coinsurance|administered|underwritten|call|visit|www|com|yes)\b|\$/i;
 
 /** Plan types and network words: alone they name a kind of plan or network, not the plan. */
-const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL)$/i;
+const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL|GOLD|SILVER|BRONZE|PLATINUM|BASIC|STANDARD|PREMIUM|PREMIER|CHOICE|PLUS|SELECT|CORE|VALUE|HIGH|LOW|INCORPORATED|INC)$/i;
 
 function planName(raw: string): FormattedValue | null {
   if (NOT_PLAN.test(raw) || PHONE.test(raw) || isSentence(raw)) return null;

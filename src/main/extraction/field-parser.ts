@@ -166,16 +166,17 @@ function applyRxBlockRule(candidates: Candidate[]): void {
   if (candidates.some((c) => c.field === 'rx_group')) return;
   const rx = candidates.filter((c) => (c.field === 'rx_bin' || c.field === 'rx_pcn') && c.label);
   const groups = candidates.filter((c) => c.field === 'group_number' && c.label);
-  if (groups.length < 2 || rx.length === 0) return;
+  if (rx.length === 0) return;
   for (const group of groups) {
     const label = group.label!;
-    const inBlock = rx.some(
-      (r) =>
-        r.label!.page === label.page &&
-        Math.abs(r.label!.bbox.x0 - label.bbox.x0) < 2 * label.height &&
-        Math.abs(r.label!.bbox.y0 - label.bbox.y0) < 4 * label.height,
-    );
-    if (inBlock) group.field = 'rx_group';
+    // Printed in a column with the BIN and PCN, when the card has another group label.
+    const stacked =
+      groups.length >= 2 &&
+      rx.some((r) => r.label!.page === label.page && Math.abs(r.label!.bbox.x0 - label.bbox.x0) < 2 * label.height && Math.abs(r.label!.bbox.y0 - label.bbox.y0) < 4 * label.height);
+    // On one line with them ("BIN 003585   PCN ASPROD1   GRP 0418925"): NCPDP's pharmacy
+    // block, whose group is the Rx group whatever the card calls it.
+    const inLine = rx.some((r) => r.label!.page === label.page && verticalOverlap(r.label!.bbox, label.bbox) >= 0.5 && Math.abs(r.label!.bbox.x0 - label.bbox.x0) < 20 * label.height);
+    if (stacked || inLine) group.field = 'rx_group';
   }
 }
 

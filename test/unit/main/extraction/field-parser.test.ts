@@ -260,5 +260,21 @@ describe('field parser', () => {
     expect(edge.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
     expect(inside.rx_pcn!.confidence).toBeGreaterThan(edge.rx_pcn!.confidence);
   });
+
+  it('takes "GRP" on one line with the BIN and PCN (NCPDP\'s pharmacy block) as the Rx group, beside a medical group', () => {
+    const fields = parse(line(40, 150, 'Group Number'), line(420, 150, '212869', 28), line(40, 500, 'BIN 003585'), line(330, 500, 'PCN ASPROD1'), line(650, 500, 'GRP 0418925'));
+    expect(values(fields)).toMatchObject({ group_number: '212869', rx_group: '0418925', rx_bin: '003585', rx_pcn: 'ASPROD1' });
+  });
+
+  it('is less sure of a two- or three-character code: one misread glyph makes another code', () => {
+    const fields = parse(line(620, 450, 'RxPCN: AD'), line(620, 500, 'RxGRP: X7'));
+    expect(fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('takes a metal tier or a network word alone only as a lead for the plan', () => {
+    expect(parse(line(40, 150, 'Plan: GOLD')).plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(40, 150, 'Plan: Gold 1500 EPO')).plan_name).toMatchObject({ value: 'Gold 1500 EPO' });
+  });
 });
 
