@@ -159,7 +159,7 @@ function rxCode(raw: string): FormattedValue | null {
   // NCPDP's codes are single tokens; letters-only codes are short brand-like words.
   // A code of two or three characters has no redundancy: one glyph misread ("AD" for "A4")
   // leaves another well-formed code, so the OCR's word confidence says less about it.
-  const short = text.length <= 3 ? 0.85 : 1;
+  const short = text.length <= 3 ? 0.8 : 1;
   if (digits === 0 || letters === 0) return { value: text, fit: (digits === 0 && /\s/.test(raw.trim()) ? 0.8 : 1) * short, repairs: 0 };
   const chars = [...text];
   let repairs = 0;
