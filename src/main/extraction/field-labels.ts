@@ -17,6 +17,8 @@ const LABELS: Record<LabelledField, string[]> = {
     // Medicare: the new card's "Medicare Number" (MBI), the old card's "Claim Number" (HICN).
     'MEDICARENUMBER', 'MEDICARENO', 'MEDICARECLAIMNUMBER', 'CLAIMNUMBER', 'CLAIMNO', 'HICN', 'MBI',
     'CARDHOLDERID', 'CARDHOLDERNUMBER', 'CARDHOLDERID#', 'MEMBERIDENTIFICATIONNUMBER',
+    // NCPDP's pharmacy card: the cardholder's id is printed as "RxID" (or "ID") in the Rx block.
+    'RXID', 'RXID#', 'RXMEMBERID',
     // Spanish captions, printed alone or after the English one ("Medicare Number/Número de Medicare").
     'NUMERODEMIEMBRO', 'NUMERODEIDENTIFICACION', 'IDENTIFICACIONDELMIEMBRO', 'NUMERODEAFILIADO', 'IDDEMIEMBRO', 'IDDELMIEMBRO',
     'NUMERODEMEDICARE', 'NUMERODEPOLIZA', 'NUMERODESUSCRIPTOR',

@@ -356,6 +356,36 @@ function unlabelledMbi(segments: Segment[]): Candidate | null {
   return null;
 }
 
+/** An id-shaped word: a short letter prefix and a long run of digits, or digits alone. */
+const ID_SHAPE = /^[A-Z]{0,4}\d{7,14}[A-Z]?$/;
+/** The issuer number of the health ID card standard, "(80840) 911-80708-01", is the plan's, not the member's. */
+const ISSUER_LINE = /80840|\bissuer\b/i;
+
+/**
+ * A member id printed with no caption, or with one the OCR lost: the most prominent id-shaped
+ * word on the card that no other label claims (not a phone, a date, the issuer number or an
+ * Rx code). Cards print the member's id large, near the name. A lead for a person: below
+ * "check this", however clearly it was read.
+ */
+function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null {
+  let best: { c: Candidate; height: number } | null = null;
+  for (const segment of segments) {
+    if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE_LIKE.test(segment.text)) continue;
+    for (const word of segment.words) {
+      const raw = word.text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+      if (!ID_SHAPE.test(raw)) continue;
+      const formatted = FIELD_FORMATS.member_id(raw);
+      if (!formatted || formatted.fit < 1) continue;
+      const height = word.bbox.y1 - word.bbox.y0;
+      if (best && best.height >= height) continue;
+      const ocr = meanConfidence([word]);
+      best = { c: { field: 'member_id', value: formatted.value, confidence: Math.min(0.75, ocr * 0.75), segment, box: word.bbox, ocr }, height };
+    }
+  }
+  return best?.c ?? null;
+}
+const PHONE_LIKE = /\d{3}[-. )]\s?\d{3}[-. ]\d{4}/;
+
 /** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
 function pageRows(segments: Segment[]): Segment[][] {
   const rows: Segment[][] = [];
@@ -365,7 +395,16 @@ function pageRows(segments: Segment[]): Segment[][] {
     else rows.push([segment]);
   }
   // Each segment alone too: a logo beside other text is its own line of print.
-  return [...rows.map((r) => r.sort((a, b) => a.bbox.x0 - b.bbox.x0)), ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s]))];
+  const sorted = rows.map((r) => r.sort((a, b) => a.bbox.x0 - b.bbox.x0));
+  // And a name in two lines of one column ("Health Plan of" over "San Joaquin"), which
+  // rows do not keep together when something else is printed beside them (the plan, top right).
+  const stacked = segments.flatMap((s) => {
+    const under = segments
+      .filter((u) => u !== s && u.page === s.page && u.bbox.y0 >= s.bbox.y1 - 0.2 * s.height && u.bbox.y0 - s.bbox.y1 < 1.2 * Math.max(s.height, u.height) && Math.abs(u.bbox.x0 - s.bbox.x0) < 1.5 * s.height)
+      .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
+    return under ? [[s, under]] : [];
+  });
+  return [...sorted, ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s])), ...stacked];
 }
 
 /** Where each field's value was read: which photo, and its box on the prepared image. */
@@ -426,6 +465,13 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
   const name = best.get('member_name');
   if (name && dependents.has(name.segment)) best.delete('member_name');
 
+  if (!best.has('member_id')) {
+    const id = unlabelledId(segments, used);
+    if (id) {
+      best.set('member_id', id);
+      used.add(id.segment);
+    }
+  }
   if (!best.has('member_name')) {
     const anchor = hits.find((h) => h.field === 'member_id')?.segment;
     const unlabelled = unlabelledName(segments, used, anchor, names);

@@ -214,7 +214,8 @@ describe('field parser', () => {
 
   it('finds an MBI printed with no caption it knows, and never a run of digits', () => {
     expect(values(parse(line(40, 40, 'MEDICARE', 40), line(40, 200, '1EG4-TE5-MK73', 30)))).toMatchObject({ member_id: '1EG4TE5MK73' });
-    expect(parse(line(40, 40, 'Claims', 40), line(40, 200, '12345678901', 30)).member_id).toBeUndefined();
+    // A run of digits is no MBI: at most an unlabelled id for a person to check.
+    expect(parse(line(40, 40, 'Claims', 40), line(40, 200, '12345678901', 30)).member_id?.confidence ?? 0).toBeLessThan(REVIEW_BELOW);
   });
 
   it('never takes a bilingual caption or a printed sentence for the member\'s name', () => {
@@ -275,6 +276,23 @@ describe('field parser', () => {
   it('takes a metal tier or a network word alone only as a lead for the plan', () => {
     expect(parse(line(40, 150, 'Plan: GOLD')).plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
     expect(parse(line(40, 150, 'Plan: Gold 1500 EPO')).plan_name).toMatchObject({ value: 'Gold 1500 EPO' });
+  });
+
+  it('offers an id printed with no label as a lead, never a phone number, a date or the issuer number', () => {
+    const fields = parse(
+      line(40, 40, 'aetna', 50),
+      line(40, 120, 'Health Plan (80840) 9140461101'),
+      line(40, 180, 'JAMES SMITH', 34),
+      line(40, 230, 'W123456789', 34),
+      line(40, 600, 'Call 1-800-555-0199', 18),
+    );
+    expect(fields.member_id).toMatchObject({ value: 'W123456789' });
+    expect(fields.member_id!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(40, 120, 'Health Plan (80840) 9140461101'), line(40, 600, 'Call 1-800-555-0199', 18)).member_id).toBeUndefined();
+  });
+
+  it('reads the pharmacy card\'s RxID as the member id', () => {
+    expect(parse(line(40, 200, 'RxID: W911574626'), line(40, 260, 'RxBIN: 011552')).member_id?.value).toBe('W911574626');
   });
 });
 
