@@ -593,34 +593,42 @@ export interface components {
                 member_name?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
                 member_id?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
                 group_number?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
                 plan_name?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
                 rx_bin?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
                 rx_group?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
                 rx_pcn?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
                 payer_name?: {
                     value: string;
                     confidence: number;
+                    evidence?: string;
                 };
             };
             text?: string;

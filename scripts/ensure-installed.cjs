@@ -52,13 +52,36 @@ function canRunAsRoot() {
   return sudo.status === 0 ? ['sudo', '-n'] : null;
 }
 
+// The card generator's layout families print logos in URW's display faces (Z003 script,
+// C059 and P052 serifs, URW Gothic): Debian's fonts-urw-base35, beside Chromium's own fonts.
+const CARD_FONTS_DIR = '/usr/share/fonts/opentype/urw-base35';
+
+/** On Debian with root (or sudo), the card generator's fonts; elsewhere it says what it lacks. */
+function ensureCardFonts(prefix) {
+  if (fs.existsSync(CARD_FONTS_DIR) || !fs.existsSync('/usr/bin/apt-get') || !prefix) return;
+  say("installing the card generator's fonts (apt-get install fonts-urw-base35)…");
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const apt = (args) => {
+    const [cmd, ...rest] = [...prefix, 'apt-get', ...args];
+    return spawnSync(cmd, rest, { stdio: 'inherit', env }).status === 0;
+  };
+  const install = ['install', '-y', '-qq', 'fonts-urw-base35'];
+  // A stale package list is the usual reason an install fails on a fresh machine.
+  if (!apt(install) && !(apt(['update', '-qq']) && apt(install))) {
+    console.error('coverdesk: could not install fonts-urw-base35 ("sudo apt-get install -y fonts-urw-base35"); the card generator\'s layout families need it and say so.');
+  }
+}
+
 /** The end-to-end tests need a Chromium; on Debian with root (or sudo) install Debian's. */
 function ensureChromium() {
   if (process.env.CHROMIUM_PATH && !fs.existsSync(process.env.CHROMIUM_PATH)) {
     console.error(`coverdesk: CHROMIUM_PATH is ${process.env.CHROMIUM_PATH}, which does not exist: point it at a Chromium binary, or unset it.`);
     process.exit(1);
   }
-  if (chromiumCandidates().some((p) => p && fs.existsSync(p))) return;
+  if (chromiumCandidates().some((p) => p && fs.existsSync(p))) {
+    if (fs.existsSync('/usr/bin/apt-get')) ensureCardFonts(canRunAsRoot());
+    return;
+  }
   const aptGet = fs.existsSync('/usr/bin/apt-get');
   const prefix = aptGet ? canRunAsRoot() : null;
   if (!aptGet || !prefix) {
@@ -66,7 +89,7 @@ function ensureChromium() {
     console.error(`coverdesk: the end-to-end tests need Chromium and none was found: run ${how}, then npm test again.`);
     process.exit(1);
   }
-  say("installing Debian's Chromium for the end-to-end tests (apt-get install chromium)…");
+  say("installing Debian's Chromium for the end-to-end tests and the card generator's fonts (apt-get install chromium fonts-urw-base35)…");
   const run = (args) => {
     const [cmd, ...rest] = [...prefix, ...args];
     const result = spawnSync(cmd, rest, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
@@ -76,7 +99,7 @@ function ensureChromium() {
     }
   };
   run(['apt-get', 'update', '-qq']);
-  run(['apt-get', 'install', '-y', '-qq', 'chromium']);
+  run(['apt-get', 'install', '-y', '-qq', 'chromium', 'fonts-urw-base35']);
 }
 
 module.exports = { ensurePackages, ensureChromium, installEnv, npm, root, say };

@@ -1,6 +1,8 @@
 /**
- * `npx tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7] [--styles held-out]`: renders a labelled
- * set of synthetic insurance cards (NAME.front.jpg|png) and `truth.json` beside them.
+ * `npx tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7] [--styles held-out | --families tuning|held-out]`:
+ * renders a labelled set of synthetic insurance cards (NAME.front.jpg|png) and `truth.json` beside them.
+ * `--families` draws cards from the layout families of `card-families.ts` (card i uses family
+ * i mod N of the split) and the directory's payers; `--styles` keeps the older sets.
  *
  * The same seed gives the same cards on machines with the same fonts. Cards vary in font,
  * label wording, layout and payer style, and in how they were captured: flat scans, and
@@ -14,10 +16,11 @@ import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import sharp, { type Sharp } from 'sharp';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '../src/main/reference/seed-data';
 import { homography, mapPoint, type Point } from '../src/main/extraction/perspective';
-import type { ClearinghouseEntity, ExtractedFieldName } from '../src/shared/contract';
+import type { ClearinghouseEntity } from '../src/shared/contract';
+import { CARD_H, CARD_W, cardData, checkDisplayFonts, familiesOf, FIRST_NAMES, LAST_NAMES, renderFamily, rngFrom, type CardTruth, type Rng, type Split } from './card-families';
 
 /** What the card prints for each field; '' where the card prints no such field. */
-export type CardTruth = Record<ExtractedFieldName, string>;
+export type { CardTruth };
 
 export interface CardStyle {
   font: string;
@@ -26,14 +29,19 @@ export interface CardStyle {
   /**
    * scan: flat; photo: rotated on a plain desk; desk: in perspective on a textured desk
    * beside a printed page; frame: small in a video frame with guides and overlay text;
-   * pair: front and back side by side in one image.
+   * pair: front and back side by side in one image. The families' captures add glare (a
+   * phone photo in perspective with a lamp's reflection and a hand's shadow), flatbed (a
+   * scanner bed with scan lines), screenshot (small on a page in a document viewer), lowres
+   * (a small crop) and cmyk (a CMYK JPEG, as print shops and some scanners write).
    */
-  capture: 'scan' | 'photo' | 'desk' | 'frame' | 'pair';
+  capture: 'scan' | 'photo' | 'desk' | 'frame' | 'pair' | 'glare' | 'flatbed' | 'screenshot' | 'lowres' | 'cmyk';
   rotation_deg: number;
   exif_orientation: number | null;
   blur_sigma: number;
   noise: number;
   jpeg_quality: number | null;
+  /** The layout family (cards generated with `families` only). */
+  family?: string;
 }
 
 export interface GeneratedCard {
@@ -58,41 +66,16 @@ export interface GenerateOptions {
    * and back side by side), for measuring how it holds up on cards it has never seen.
    */
   styles?: 'classic' | 'held-out';
+  /**
+   * Cards from the layout families of one split (see card-families.ts), payers drawn from the
+   * whole directory; takes precedence over `styles`, and ignores `entities`.
+   */
+  families?: Split;
 }
 
 const LAYOUTS = ['inline', 'stacked', 'table', 'banner'] as const;
 const HELD_OUT_LAYOUTS = ['header-footer', 'prefix-columns'] as const;
 type Layout = (typeof LAYOUTS)[number] | (typeof HELD_OUT_LAYOUTS)[number];
-
-const CARD_W = 1012;
-const CARD_H = 638;
-
-/** mulberry32: small, fast and the same everywhere, so a seed names one card set. */
-function rngFrom(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    range: (lo: number, hi: number) => lo + next() * (hi - lo),
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)],
-    chance: (p: number) => next() < p,
-    digits: (n: number) => Array.from({ length: n }, () => String(Math.floor(next() * 10))).join(''),
-    // Letters as the Medicare Beneficiary Identifier draws them: without B, I, L, O, S
-    // and Z, which print too like 8, 1, 1, 0, 5 and 2 for anyone (or any OCR) to tell apart.
-    letters: (n: number, from = 'ACDEFGHJKMNPQRTUVWXY') => Array.from({ length: n }, () => from[Math.floor(next() * from.length)]).join(''),
-  };
-}
-type Rng = ReturnType<typeof rngFrom>;
-
-const FIRST_NAMES = ['JAMES', 'MARIA', 'ROBERT', 'LINDA', 'MICHAEL', 'PATRICIA', 'DAVID', 'JENNIFER', 'CARLOS', 'ELIZABETH', 'KEVIN', 'SUSAN', 'ANTHONY', 'NGUYEN', 'PRIYA', 'OLIVIA', 'WILLIAM', 'SOFIA', 'DANIEL', 'GRACE', 'TERESA', 'MARCUS', 'HANNAH', 'LUIS'];
-const LAST_NAMES = ['SMITH', 'GARCIA', 'JOHNSON', 'MARTINEZ', 'BROWN', 'DAVIS', 'RODRIGUEZ', 'WILSON', 'ANDERSON', 'THOMPSON', 'PATEL', 'NGUYEN', 'KOWALSKI', 'OBRIEN', 'HERNANDEZ', 'WASHINGTON', 'MORALES', 'FITZGERALD', 'CHEN', 'OKAFOR', 'LINDQVIST', 'BECKER'];
 
 interface Brand {
   /** Ways the payer prints its own name (logo text), first line and optional second line. */
@@ -561,9 +544,11 @@ function drawQuad(target: { data: Uint8ClampedArray; width: number; height: numb
 /** The held-out captures, all drawn on a canvas: desk, video frame, or both sides side by side. */
 async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buffer): Promise<Buffer> {
   const frontImage = await loadImage(face);
-  const faceCanvas = createCanvas(CARD_W, CARD_H);
+  // Families print portrait cards too: the face's own size, never the landscape default.
+  const [FW, FH] = [frontImage.width, frontImage.height];
+  const faceCanvas = createCanvas(FW, FH);
   faceCanvas.getContext('2d').drawImage(frontImage, 0, 0);
-  const facePixels = faceCanvas.getContext('2d').getImageData(0, 0, CARD_W, CARD_H);
+  const facePixels = faceCanvas.getContext('2d').getImageData(0, 0, FW, FH);
   if (style.capture === 'pair') {
     const W = 2 * CARD_W + 120;
     const H = CARD_H + 80;
@@ -595,7 +580,7 @@ async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buff
     ctx.fillText(`Card: ${Math.round(W * 0.34)}px`, W - 300, 90);
     const cardW = W * r.range(0.3, 0.4);
     const data = ctx.getImageData(0, 0, W, H);
-    drawQuad(data, facePixels, cardQuad(r, W / 2, H / 2, cardW, (cardW * CARD_H) / CARD_W, r.range(-2, 2), r.range(0, 0.04)));
+    drawQuad(data, facePixels, cardQuad(r, W / 2, H / 2, cardW, (cardW * FH) / FW, r.range(-2, 2), r.range(0, 0.04)));
     ctx.putImageData(data, 0, 0);
     return canvas.toBuffer('image/png');
   }
@@ -624,8 +609,9 @@ async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buff
   for (let i = 0; i < 18; i++) ctx.fillText(r.pick(['Patient intake form', 'Date of visit ____', 'Reason for visit', 'Phone 555-0100', 'Signature ________']), 30, 50 + i * 40);
   ctx.restore();
   const data = ctx.getImageData(0, 0, W, H);
-  const cardW = W * r.range(0.48, 0.58);
-  drawQuad(data, facePixels, cardQuad(r, W / 2 + r.range(-80, 80), H / 2 + r.range(-60, 60), cardW, (cardW * CARD_H) / CARD_W, style.rotation_deg, r.range(0.03, 0.1)));
+  const cardW = W * r.range(0.48, 0.58) * (FW < FH ? 0.62 : 1);
+  const [cx, cy] = [W / 2 + r.range(-80, 80), H / 2 + r.range(-60, 60)];
+  drawQuad(data, facePixels, cardQuad(r, cx, cy, cardW, (cardW * FH) / FW, style.rotation_deg, r.range(0.03, 0.1)));
   ctx.putImageData(data, 0, 0);
   // Uneven light, as in classic photos.
   const light = ctx.createLinearGradient(r.range(0, W), 0, r.range(0, W), H);
@@ -633,6 +619,88 @@ async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buff
   light.addColorStop(1, `rgba(0,0,0,${r.range(0.05, 0.25).toFixed(2)})`);
   ctx.fillStyle = light;
   ctx.fillRect(0, 0, W, H);
+  if (style.capture === 'glare') {
+    // A lamp's reflection on the laminate: a bright ellipse somewhere on the card, washing out
+    // what is under its core, and the soft shadow of the phone or a hand over one side.
+    const gx = cx + r.range(-0.3, 0.3) * cardW;
+    const gy = cy + r.range(-0.2, 0.2) * cardW * 0.6;
+    const rad = cardW * r.range(0.08, 0.16);
+    ctx.save();
+    ctx.translate(gx, gy);
+    ctx.scale(1.8, 1);
+    const glare = ctx.createRadialGradient(0, 0, rad * 0.15, 0, 0, rad);
+    glare.addColorStop(0, `rgba(255,255,255,${r.range(0.7, 0.92).toFixed(2)})`);
+    glare.addColorStop(0.5, 'rgba(255,255,255,0.35)');
+    glare.addColorStop(1, 'rgba(255,255,255,0)');
+    ctx.fillStyle = glare;
+    ctx.fillRect(-rad, -rad, rad * 2, rad * 2);
+    ctx.restore();
+    const fromLeft = r.chance(0.5);
+    const shade = ctx.createLinearGradient(fromLeft ? 0 : W, 0, fromLeft ? W * 0.45 : W * 0.55, 0);
+    shade.addColorStop(0, `rgba(0,0,0,${r.range(0.3, 0.5).toFixed(2)})`);
+    shade.addColorStop(1, 'rgba(0,0,0,0)');
+    ctx.fillStyle = shade;
+    ctx.fillRect(0, 0, W, H);
+  }
+  return canvas.toBuffer('image/png');
+}
+
+/** A flatbed scan (the card crooked on the bed, scan lines) or a screenshot of a document viewer. */
+async function captureCanvas(r: Rng, style: CardStyle, face: Buffer): Promise<Buffer> {
+  const img = await loadImage(face);
+  if (style.capture === 'flatbed') {
+    const [W, H] = [img.width + 260, img.height + 220];
+    const canvas = createCanvas(W, H);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = r.pick(['#f2f2f0', '#e9e9e9', '#fafafa']);
+    ctx.fillRect(0, 0, W, H);
+    ctx.save();
+    ctx.translate(W / 2 + r.range(-40, 40), H / 2 + r.range(-30, 30));
+    ctx.rotate((style.rotation_deg * Math.PI) / 180);
+    ctx.shadowColor = 'rgba(0,0,0,0.25)';
+    ctx.shadowBlur = 6;
+    ctx.drawImage(img, -img.width / 2, -img.height / 2);
+    ctx.restore();
+    // The scanner's lines: rows a little lighter or darker, and a streak from dust on the glass.
+    for (let y = 0; y < H; y += r.int(2, 7)) {
+      ctx.fillStyle = `rgba(${r.chance(0.5) ? '0,0,0' : '255,255,255'},${r.range(0.02, 0.09).toFixed(3)})`;
+      ctx.fillRect(0, y, W, r.int(1, 2));
+    }
+    ctx.fillStyle = 'rgba(0,0,0,0.12)';
+    ctx.fillRect(r.range(0, W), 0, r.int(1, 3), H);
+    return canvas.toBuffer('image/png');
+  }
+  // screenshot: a viewer window with a toolbar and page thumbnails, the card small on a page.
+  const [W, H] = r.pick([
+    [1600, 1000],
+    [1440, 900],
+    [1920, 1080],
+  ] as const);
+  const canvas = createCanvas(W, H);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#525659';
+  ctx.fillRect(0, 0, W, H);
+  ctx.fillStyle = '#323639';
+  ctx.fillRect(0, 0, W, 56);
+  ctx.font = `20px "${style.font}"`;
+  ctx.fillStyle = '#f1f1f1';
+  ctx.fillText(`scan_${r.digits(4)}.pdf`, 24, 36);
+  ctx.fillText(`1 / ${r.int(1, 4)}    ${r.pick(['100%', '75%', '125%'])}`, W / 2 - 60, 36);
+  ctx.fillStyle = '#3c4043';
+  ctx.fillRect(0, 56, 200, H - 56);
+  for (let i = 0; i < 3; i++) {
+    ctx.fillStyle = '#ffffff';
+    ctx.fillRect(50, 90 + i * 200, 100, 130);
+  }
+  const pageW = Math.min(W - 360, (H - 90) * 0.77);
+  const pageX = 200 + (W - 200 - pageW) / 2;
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(pageX, 76, pageW, H - 76);
+  ctx.fillStyle = '#444444';
+  ctx.font = `16px "${style.font}"`;
+  for (let i = 0; i < 6; i++) ctx.fillText(r.pick(['Insurance card copy', 'Patient: see attached', 'Front of card', 'Scanned for records']), pageX + 40, 120 + i * 26);
+  const cardW = pageW * r.range(0.68, 0.88) * (img.width < img.height ? 0.6 : 1);
+  ctx.drawImage(img, pageX + 40, 290, cardW, (cardW * img.height) / img.width);
   return canvas.toBuffer('image/png');
 }
 
@@ -640,10 +708,19 @@ async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buff
 async function capture(r: Rng, style: CardStyle, face: Buffer): Promise<{ bytes: Buffer; content_type: 'image/jpeg' | 'image/png' }> {
   // Raw pixels into sharp: PNG-encoding a noisy photo was most of the generator's time.
   let pipeline: Sharp;
-  if (style.capture === 'desk' || style.capture === 'frame' || style.capture === 'pair') {
+  if (style.capture === 'desk' || style.capture === 'frame' || style.capture === 'pair' || style.capture === 'glare') {
     pipeline = sharp(await captureHeldOut(r, style, face, renderBack(r, style))).removeAlpha();
-  } else if (style.capture === 'scan') {
+  } else if (style.capture === 'flatbed' || style.capture === 'screenshot') {
+    pipeline = sharp(await captureCanvas(r, style, face)).removeAlpha();
+  } else if (style.capture === 'scan' || style.capture === 'cmyk') {
     pipeline = sharp(face);
+  } else if (style.capture === 'lowres') {
+    // A small crop: a few pixels cut from the edges, the card some 450 to 560 pixels wide.
+    const meta = await sharp(face).metadata();
+    const cut = r.int(0, 8);
+    pipeline = sharp(face)
+      .extract({ left: cut, top: cut, width: meta.width! - 2 * cut, height: meta.height! - 2 * cut })
+      .resize({ width: Math.round((meta.width! / Math.max(meta.width!, meta.height!)) * r.int(450, 560)) });
   } else {
     const W = 1400;
     const H = 1050;
@@ -661,7 +738,7 @@ async function capture(r: Rng, style: CardStyle, face: Buffer): Promise<{ bytes:
     ctx.shadowBlur = 18;
     ctx.shadowOffsetX = 6;
     ctx.shadowOffsetY = 8;
-    ctx.drawImage(img, (-CARD_W * scale) / 2, (-CARD_H * scale) / 2, CARD_W * scale, CARD_H * scale);
+    ctx.drawImage(img, (-img.width * scale) / 2, (-img.height * scale) / 2, img.width * scale, img.height * scale);
     ctx.restore();
     // Uneven light from a window or a lamp.
     const light = ctx.createLinearGradient(r.range(0, W), 0, r.range(0, W), H);
@@ -692,6 +769,7 @@ async function capture(r: Rng, style: CardStyle, face: Buffer): Promise<{ bytes:
   else if (style.exif_orientation === 8) pipeline = pipeline.rotate(90).withMetadata({ orientation: 8 });
   else if (style.exif_orientation === 3) pipeline = pipeline.rotate(180).withMetadata({ orientation: 3 });
   if (style.jpeg_quality === null) return { bytes: await pipeline.png().toBuffer(), content_type: 'image/png' };
+  if (style.capture === 'cmyk') return { bytes: await pipeline.toColourspace('cmyk').jpeg({ quality: style.jpeg_quality }).toBuffer(), content_type: 'image/jpeg' };
   return { bytes: await pipeline.jpeg({ quality: style.jpeg_quality }).toBuffer(), content_type: 'image/jpeg' };
 }
 
@@ -730,8 +808,46 @@ async function heldOutCard(r: Rng, i: number, fonts: string[], entity: Clearingh
   return { file, content_type, bytes, truth, payer_entity_id: entity.id, style };
 }
 
+/** Captures each family is seen through, in turn (see `CardStyle.capture`). */
+const FAMILY_CAPTURES = ['scan', 'photo', 'glare', 'flatbed', 'desk', 'screenshot', 'lowres', 'cmyk', 'frame'] as const;
+
+/** Card i of a split: family i mod N, a capture that turns with both i and the family. */
+async function familyCard(split: Split, i: number, seed: number, fonts: string[]): Promise<GeneratedCard> {
+  const families = familiesOf(split);
+  const index = i % families.length;
+  const family = families[index];
+  // One stream per card and split: the tuning and held-out sets of a seed share no card.
+  const r = rngFrom(seed * 100_003 + i * 7919 + (split === 'held-out' ? 55_529 : 0));
+  const d = cardData(r, family.kind, fonts);
+  const face = renderFamily(family, r, d).toBuffer('image/png');
+  const how = FAMILY_CAPTURES[(Math.floor(i / families.length) + index) % FAMILY_CAPTURES.length];
+  const tilted = how === 'photo' || how === 'glare' || how === 'desk';
+  const style: CardStyle = {
+    font: d.payer.font,
+    layout: 'inline',
+    labels: 'plain',
+    capture: how,
+    rotation_deg: tilted ? Math.round(r.range(-9, 9) * 10) / 10 : how === 'flatbed' ? Math.round(r.range(-2, 2) * 10) / 10 : 0,
+    exif_orientation: how === 'photo' && r.chance(0.25) ? r.pick([6, 8, 3]) : null,
+    blur_sigma: tilted || how === 'lowres' ? Math.round(r.range(0, 1.1) * 10) / 10 : 0,
+    noise: how === 'photo' ? Math.round(r.range(0, 24)) : 0,
+    jpeg_quality: how === 'scan' || how === 'screenshot' ? (r.chance(0.5) ? null : r.int(70, 92)) : r.int(45, 88),
+    family: family.name,
+  };
+  const { bytes, content_type } = await capture(r, style, face);
+  const file = `${split === 'held-out' ? 'ho' : 'tu'}-${String(i + 1).padStart(3, '0')}-${family.name}.front.${content_type === 'image/png' ? 'png' : 'jpg'}`;
+  return { file, content_type, bytes, truth: d.truth, payer_entity_id: d.entity?.id ?? '', style };
+}
+
 export async function generateCards(options: GenerateOptions = {}): Promise<GeneratedCard[]> {
   const count = options.count ?? 48;
+  if (options.families) {
+    const fonts = availableFonts();
+    checkDisplayFonts();
+    const out: GeneratedCard[] = [];
+    for (let i = 0; i < count; i++) out.push(await familyCard(options.families, i, options.seed ?? 7, fonts));
+    return out;
+  }
   const entities = options.entities ?? SEED_CLEARINGHOUSE_ENTITIES;
   const fonts = availableFonts();
   const cards: GeneratedCard[] = [];
@@ -788,12 +904,12 @@ export async function generateCards(options: GenerateOptions = {}): Promise<Gene
   return cards;
 }
 
-/** Writes the images and `truth.json` (file → truth, payer entity id and style). */
+/** Writes the images and `truth.json` (file, layout family where there is one, truth, payer entity id and style). */
 export async function writeCardSet(dir: string, options: GenerateOptions = {}): Promise<GeneratedCard[]> {
   const cards = await generateCards(options);
   fs.mkdirSync(dir, { recursive: true });
   for (const card of cards) fs.writeFileSync(path.join(dir, card.file), card.bytes);
-  const truth = cards.map(({ file, content_type, truth: fields, payer_entity_id, style }) => ({ file, content_type, truth: fields, payer_entity_id, style }));
+  const truth = cards.map(({ file, content_type, truth: fields, payer_entity_id, style }) => ({ file, content_type, ...(style.family ? { family: style.family } : {}), truth: fields, payer_entity_id, style }));
   fs.writeFileSync(path.join(dir, 'truth.json'), `${JSON.stringify(truth, null, 2)}\n`);
   return cards;
 }
@@ -805,10 +921,11 @@ async function main(): Promise<void> {
       count: { type: 'string', default: '48' },
       seed: { type: 'string', default: '7' },
       styles: { type: 'string', default: 'classic' },
+      families: { type: 'string' },
     },
   });
   if (!values.out) {
-    console.error('Usage: tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7] [--styles classic|held-out]');
+    console.error('Usage: tsx scripts/generate-cards.ts --out DIR [--count 48] [--seed 7] [--styles classic|held-out | --families tuning|held-out]');
     process.exit(2);
   }
   const count = Number(values.count);
@@ -821,7 +938,11 @@ async function main(): Promise<void> {
     console.error('--styles must be classic or held-out.');
     process.exit(2);
   }
-  const cards = await writeCardSet(path.resolve(values.out), { count, seed, styles: values.styles });
+  if (values.families !== undefined && values.families !== 'tuning' && values.families !== 'held-out') {
+    console.error('--families must be tuning or held-out.');
+    process.exit(2);
+  }
+  const cards = await writeCardSet(path.resolve(values.out), { count, seed, styles: values.styles, families: values.families });
   console.log(`Wrote ${cards.length} cards and truth.json to ${path.resolve(values.out)}`);
 }
 

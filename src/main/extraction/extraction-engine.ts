@@ -7,7 +7,7 @@ import type { LabelledField } from './field-labels';
 import { readCardFields, type FieldSources } from './field-parser';
 import { createOcrWorker, type OcrBox, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
-import { crop, negative, prepareCard, toPgm, withoutRules, type PreparedImage } from './prepare-image';
+import { crop, negative, prepareCard, toPgm, withoutRules, type PreparedImage, type PrepareOptions } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -119,6 +119,14 @@ const FEW_PIXELS = 1.6;
 const CARD_WORDS = /^(members?|claims?|providers?|pharmacy|pharmacists?|coverage|benefits?|card|copays?|deductible|payer|payor|insurance|insured|subscriber|rx\w*|group|plan|network|emergency|eligibility|healthcare)\W*$/i;
 /** Fields only a card has; a name or a plan-like line alone can be on any page. */
 const CARD_EVIDENCE: ExtractedFieldName[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group', 'payer_name'];
+/** A reading with fewer of a card's fields than this (every card prints an id and a payer or Rx code) found too little. */
+const ENOUGH_EVIDENCE = 2;
+/** The long side a scaled-down photo is read at the second time: a card small in a screenshot at its own size. */
+const WHOLE_PHOTO_SIDE = 2600;
+
+function evidenceOf(fields: ExtractedFields): number {
+  return CARD_EVIDENCE.filter((f) => fields[f] && fields[f].value !== '').length + (fields.member_id && fields.member_id.confidence >= REVIEW_BELOW ? 1 : 0);
+}
 
 function notACard(): ExtractionFailure {
   return new ExtractionFailure('not_a_card', 'The photo does not look like an insurance card: no member id, group, Rx codes or payer were found on it. If it is a card, retake it flat, sharp and filling the frame.');
@@ -143,6 +151,11 @@ const MEMBER_CAPTION = /^(member|name|subscriber|enrollee|cardholder)\W*$/i;
 const CAPTIONED = 0.97;
 /** How much surer the OCR must be of the closer reading to take it. */
 const REREAD_MARGIN = 0.2;
+/** Codes a misread character leaves well formed (every digit string is a BIN): read twice when only fairly sure. */
+const CROSS_CHECKED: LabelledField[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+const CROSS_CHECK_BELOW = 0.92;
+/** Two readings that disagree: below "check this". */
+const DISAGREED = 0.7;
 
 /**
  * One warm tesseract.js worker (started on the first card, or by `warmUp`), reused for
@@ -224,21 +237,39 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     return done;
   }
 
-  async function run(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult> {
-    if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
-    const started = Date.now();
-    const prepared: PreparedImage[] = [];
-    for (const image of images) prepared.push(...(await prepareCard(image.bytes)));
-    // Too blurred to read anything reliably: say so before spending the OCR on it.
-    const front = prepared[0].quality;
-    if (front && !front.blank && front.sharpness < BLUR_REFUSE) throw retake('retake_blurry');
+  /**
+   * A second, independent reading of each code read only fairly surely (the band just
+   * above "check this"): the value alone, enlarged, as one line. Two readings that disagree
+   * mean one of them misread a character ("616279" for "610279"), so a person checks it.
+   * Agreement proves nothing more than the first reading did: the confidence stays.
+   */
+  async function crossCheck(read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
+    const done: string[] = [];
+    for (const field of CROSS_CHECKED) {
+      const current = read.fields[field];
+      const source = read.sources[field];
+      if (!current || !source || current.confidence < REVIEW_BELOW || current.confidence >= CROSS_CHECK_BELOW) continue;
+      done.push(`check:${field}`);
+      const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
+      const words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+      const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
+      if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
+    }
+    return done;
+  }
 
+  async function prepareAll(images: ExtractionImage[], options: PrepareOptions): Promise<PreparedImage[]> {
+    const prepared: PreparedImage[] = [];
+    for (const image of images) prepared.push(...(await prepareCard(image.bytes, options)));
+    return prepared;
+  }
+
+  /** The passes over the prepared sides, each only where the fields so far call for it. */
+  async function readPasses(prepared: PreparedImage[], context: ExtractionContext, ran: string[], tag = ''): Promise<{ read: { fields: ExtractedFields; sources: FieldSources }; firstPages: OcrPage[] }> {
     const read = { fields: {} as ExtractedFields, sources: {} as FieldSources };
-    const { fields } = read;
     let firstPages: OcrPage[] = [];
-    const ran: string[] = [];
     for (const pass of PASSES) {
-      if (!pass.needed(fields, firstPages.map((p) => p.text).join('\n'))) continue;
+      if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'))) continue;
       const pages: OcrPage[] = [];
       for (const image of prepared) {
         const input = pass.invert ? negative(image) : image;
@@ -246,11 +277,37 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       }
       if (firstPages.length === 0) firstPages = pages;
       merge(read, readCardFields(pages, context));
-      ran.push(pass.name);
+      ran.push(tag + pass.name);
     }
+    return { read, firstPages };
+  }
+
+  async function run(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult> {
+    if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
+    const started = Date.now();
+    const ran: string[] = [];
+    let prepared = await prepareAll(images, {});
+    // Too blurred to read anything reliably: say so before spending the OCR on it.
+    const sharpness = prepared[0].quality;
+    if (sharpness && !sharpness.blank && sharpness.sharpness < BLUR_REFUSE) throw retake('retake_blurry');
+    let { read, firstPages } = await readPasses(prepared, context, ran);
+    // What the card finder cut out may not be the card (a box printed on it, a region between
+    // a scanner's streaks), and a large photo scaled down to be read may hold the card too
+    // small to read (a card in a screenshot of a document): when the first reading found
+    // little, the whole photo is read again, at its own resolution where it was scaled down.
+    if (evidenceOf(read.fields) < ENOUGH_EVIDENCE) {
+      const cut = prepared.some((p) => p.cutOut);
+      const reduced = prepared.some((p) => (p.enlarged ?? 1) < 0.95);
+      if (cut || reduced) {
+        const again = await prepareAll(images, { findCard: false, longSide: reduced && !cut ? WHOLE_PHOTO_SIDE : undefined });
+        const second = await readPasses(again, context, ran, 'whole:');
+        if (evidenceOf(second.read.fields) > evidenceOf(read.fields)) ({ read, firstPages, prepared } = { ...second, prepared: again });
+      }
+    }
+    const { fields } = read;
+    const front = prepared[0].quality;
     ran.push(...(await rereadUnsure(read, prepared)));
     const text = firstPages.map((page, i) => pageText(segmentPage(page, i))).join('\n\n');
-    log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
     const blurred = !!front && !front.blank && front.sharpness < BLUR_RETAKE;
     // Only a name- or plan-like line (or nothing) and no label, id, Rx code or payer.
     if (!CARD_EVIDENCE.some((f) => fields[f])) {
@@ -262,9 +319,11 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       throw new ExtractionFailure('no_fields_found', 'No card fields could be read from the photos: photograph the front of the card in good light, flat and filling the frame.');
     }
     const id = fields.member_id;
-    if (!id || id.confidence < REVIEW_BELOW) {
+    if (!id) {
       // The id is what the card is for: when the photo is why it could not be read, ask
-      // for a better photo rather than hand over a card without it.
+      // for a better photo rather than hand over a card without it. An id read unsurely is
+      // handed over marked "check this": a white card face measures as glare too, and a
+      // retake would throw away every field that was read.
       if (front && front.glare >= GLARE_RETAKE) throw retake('retake_glare');
       if (blurred) throw retake('retake_blurry');
     }
@@ -276,6 +335,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     };
     if (front && front.sharpness < SOFT) lessSure(0.9);
     if ((prepared[0].enlarged ?? 1) >= FEW_PIXELS) lessSure(0.9);
+    // On the confidence the desk will see, after the photo's own discounts.
+    ran.push(...(await crossCheck(read, prepared)));
+    log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
     // A missing member id is said, not left out: blank, with no confidence, to be typed.
     if (!id) fields.member_id = { value: '', confidence: 0 };
     return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }) };

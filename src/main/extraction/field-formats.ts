@@ -1,4 +1,5 @@
 import type { LabelledField } from './field-labels';
+import { isCaption, isCaptionWord, isCardWord, isOtherPrint, isSentence, PHONE, plainWord } from './printed-text';
 
 /** A value read for a field, cleaned to its format, and how sure the format makes us. */
 export interface FormattedValue {
@@ -61,8 +62,6 @@ function compact(raw: string, keep = /[A-Za-z0-9|]/): string {
   return [...raw].filter((c) => keep.test(c)).join('');
 }
 
-/** A phone number as cards print them (1-800-555-0100, (877) 842-3210): never an id. */
-const PHONE = /(^|\D)(1[-. ]?)?\(?\d{3}\)?[-. ]\d{3}[-. ]\d{4}(\D|$)/;
 /** Placeholders templates print where a value goes: XXXXXXX, MM/DD/YYYY. */
 const PLACEHOLDER = /^[X*#_\s-]{3,}$|MM\/?DD|YYYY/i;
 
@@ -97,9 +96,17 @@ export function asMbi(raw: string): { value: string; repairs: number } | null {
 /** The legacy Medicare claim number (HICN): nine digits and a letter, maybe a digit after it. */
 const HICN = /^\d{9}[A-Z]\d?$/;
 
+/**
+ * A Blue plan's id: a three-character prefix (BlueCard's "alpha prefix"), the number, and
+ * on many cards a two-digit suffix printed apart that names the person on the contract
+ * ("XYZ 123456789 01"). The member id is the prefix and the number; the suffix is not sent.
+ */
+const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})\s*-?\s*(\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
+
 function memberId(raw: string): FormattedValue | null {
   if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim())) return null;
-  const compacted = compact(raw);
+  const blue = BLUE_WITH_SUFFIX.exec(raw);
+  const compacted = blue ? `${blue[1]}${blue[2]}` : compact(raw);
   const mbi = asMbi(compacted);
   if (mbi) return { value: mbi.value, fit: 1, repairs: mbi.repairs };
   const { value, repairs } = repairPrefixedId(compacted);
@@ -146,7 +153,14 @@ function rxCode(raw: string): FormattedValue | null {
   if (!/^[A-Z0-9-]{2,15}$/.test(text)) return null;
   const letters = text.replace(/[^A-Z]/g, '').length;
   const digits = text.replace(/\D/g, '').length;
-  if (digits === 0 || letters === 0) return { value: text, fit: 1, repairs: 0 };
+  // A word of the card's other lines ("COPAY", "OFFICE", "NAME") is not a code, however
+  // close it stands to an Rx label.
+  if (digits === 0 && (isCardWord(text) || isCaptionWord(text))) return null;
+  // NCPDP's codes are single tokens; letters-only codes are short brand-like words.
+  // A code of two or three characters has no redundancy: one glyph misread ("AD" for "A4")
+  // leaves another well-formed code, so the OCR's word confidence says less about it.
+  const short = text.length <= 3 ? 0.8 : 1;
+  if (digits === 0 || letters === 0) return { value: text, fit: (digits === 0 && /\s/.test(raw.trim()) ? 0.8 : 1) * short, repairs: 0 };
   const chars = [...text];
   let repairs = 0;
   const lookalikeLetters = [...text].filter((c) => DIGIT_LOOKALIKES.test(c)).length;
@@ -158,13 +172,16 @@ function rxCode(raw: string): FormattedValue | null {
     repairs = repair(chars, 0, chars.length, TO_LETTER, /[0158]/);
   } else {
     const id = repairPrefixedId(text);
-    return { value: id.value, fit: 0.95, repairs: id.repairs };
+    return { value: id.value, fit: 0.95 * short, repairs: id.repairs };
   }
-  return { value: chars.join(''), fit: 1, repairs };
+  return { value: chars.join(''), fit: short, repairs };
 }
 
 /** Words a name never contains: a "Member Services" line is not a member called Services. */
 const NOT_NAME = /^(SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
+
+/** Particles of names ("MARIA DE LA CRUZ"), which are also Spanish caption words. */
+const NAME_PARTICLE = /^(de|del|la|el|los|las|van|von|der|da|di|du|dos|das)$/i;
 
 /**
  * A member name as the desk would type it: "FIRST [M] LAST". Cards also print
@@ -177,6 +194,8 @@ function memberName(raw: string): FormattedValue | null {
   let parts: string[];
   const slash = /^([^,/]+)\/([^,/]+)$/.exec(text);
   const comma = /^([^,/]+),\s*([^,/]+)$/.exec(text);
+  // "Name/Nombre" is a caption and its translation, not "LAST/FIRST", whatever the OCR made of one side.
+  if (slash && (isCaptionWord(slash[1].trim()) || isCaptionWord(slash[2].trim()))) return null;
   if (slash) parts = [...slash[2].trim().split(' '), ...slash[1].trim().split(' ')];
   else if (comma) parts = [...comma[2].trim().split(' '), ...comma[1].trim().split(' ')];
   else parts = text.split(' ');
@@ -184,6 +203,13 @@ function memberName(raw: string): FormattedValue | null {
   if (parts.length < 2 || parts.length > 5) return null;
   if (!parts.every((p) => /^\p{L}[\p{L}.'-]*$/u.test(p))) return null;
   if (parts.some((p) => NOT_NAME.test(p.toUpperCase()))) return null;
+  // Captions in either language ("Nombre / Name"), sentences ("Prior approval required"),
+  // and lines holding a card's everyday words are never a person's name.
+  if (isCaption(parts.join(' ')) || isSentence(raw.replace(/[,/]/g, ' ')) || isOtherPrint(raw)) return null;
+  // A placeholder name on an insurer's specimen card may hold one caption word ("JOHN Q
+  // MEMBER", "SUBSCRIBER SMITH"); a line mostly of captions is a caption.
+  const captions = parts.filter((p) => p.length >= 3 && isCaptionWord(p) && !NAME_PARTICLE.test(p)).length;
+  if (captions * 2 > parts.length || parts.some((p) => p.length >= 2 && isCardWord(p) && !isCaptionWord(p))) return null;
   if (parts.join('').replace(/[.'-]/g, '').length < 4) return null;
   const fit = parts.length <= 4 && parts.filter((p) => p.replace(/\./g, '').length > 1).length >= 2 ? 1 : 0.7;
   return { value: parts.join(' '), fit, repairs };
@@ -192,15 +218,25 @@ function memberName(raw: string): FormattedValue | null {
 /** Words of a card's other lines that a plan name never holds. */
 const NOT_PLAN = /\b(effective|date|issued|copays?|deductible|coinsurance|administered|underwritten|call|visit|www|com|yes)\b|\$/i;
 
+/** Plan types and network words: alone they name a kind of plan or network, not the plan. */
+const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL|GOLD|SILVER|BRONZE|PLATINUM|BASIC|STANDARD|PREMIUM|PREMIER|CHOICE|PLUS|SELECT|CORE|VALUE|HIGH|LOW|INCORPORATED|INC)$/i;
+
 function planName(raw: string): FormattedValue | null {
-  if (NOT_PLAN.test(raw)) return null;
+  if (NOT_PLAN.test(raw) || PHONE.test(raw) || isSentence(raw)) return null;
   const value = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
   if (PLACEHOLDER.test(value) || /^X+$/i.test(value.replace(/[^A-Za-z]/g, ''))) return null;
   const letters = value.replace(/[^\p{L}]/gu, '').length;
   if (value.length < 2 || value.length > 80 || letters < 2) return null;
   // Mostly letters; a plan is not a phone number or an id.
   if (letters / value.replace(/\s/g, '').length < 0.5) return null;
-  return { value, fit: 1, repairs: 0 };
+  const words = value.split(/\s+/);
+  // A line of codes ("Plan Codes BC 370 BS 870"): a plan's name has a word of its own, not
+  // only captions, short capitals and numbers.
+  if (!words.some((w) => /^\p{L}{3,}$/u.test(w.replace(/[^\p{L}]/gu, '')) && !isCaptionWord(w) && /^[\p{L}'&.+-]+$/u.test(w)) || isCaption(value)) return null;
+  if (words.filter((w) => /\d/.test(w)).length >= 2) return null;
+  // "PPO" or "Network" alone names the kind of plan, not the plan: a lead for a person.
+  const bare = words.length === 1 && BARE_PLAN.test(plainWord(value));
+  return { value, fit: bare ? 0.6 : 1, repairs: 0 };
 }
 
 export const FIELD_FORMATS: Record<LabelledField, (raw: string) => FormattedValue | null> = {

@@ -1,4 +1,5 @@
 import type { ExtractedFieldName } from '../../shared/contract';
+import { isCaptionWord } from './printed-text';
 
 export type LabelledField = Exclude<ExtractedFieldName, 'payer_name'>;
 
@@ -15,16 +16,26 @@ const LABELS: Record<LabelledField, string[]> = {
     'MBR', 'MBR#', 'MBRID', 'MBRNO', 'MEMBERIDENTIFIER',
     // Medicare: the new card's "Medicare Number" (MBI), the old card's "Claim Number" (HICN).
     'MEDICARENUMBER', 'MEDICARENO', 'MEDICARECLAIMNUMBER', 'CLAIMNUMBER', 'CLAIMNO', 'HICN', 'MBI',
+    'CARDHOLDERID', 'CARDHOLDERNUMBER', 'CARDHOLDERID#', 'MEMBERIDENTIFICATIONNUMBER',
+    // NCPDP's pharmacy card: the cardholder's id is printed as "RxID" (or "ID") in the Rx block.
+    'RXID', 'RXID#', 'RXMEMBERID',
+    // Spanish captions, printed alone or after the English one ("Medicare Number/Número de Medicare").
+    'NUMERODEMIEMBRO', 'NUMERODEIDENTIFICACION', 'IDENTIFICACIONDELMIEMBRO', 'NUMERODEAFILIADO', 'IDDEMIEMBRO', 'IDDELMIEMBRO',
+    'NUMERODEMEDICARE', 'NUMERODEPOLIZA', 'NUMERODESUSCRIPTOR',
   ],
-  group_number: ['GROUP', 'GROUP#', 'GROUPNO', 'GROUPNUMBER', 'GROUPNUM', 'GROUPID', 'GRP', 'GRP#', 'GRPNO', 'GRPNUMBER', 'GRPID', 'EMPLOYERGROUP'],
+  group_number: [
+    'GROUP', 'GROUP#', 'GROUPNO', 'GROUPNUMBER', 'GROUPNUM', 'GROUPID', 'GRP', 'GRP#', 'GRPNO', 'GRPNUMBER', 'GRPID', 'EMPLOYERGROUP',
+    'GRUPO', 'NUMERODEGRUPO', 'GRUPONO', 'GRUPO#',
+  ],
   rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO'],
   rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#'],
   rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID'],
   member_name: [
     'MEMBERNAME', 'MEMBER', 'SUBSCRIBERNAME', 'SUBSCRIBER', 'NAME', 'ENROLLEE', 'ENROLLEENAME', 'CARDHOLDER', 'CARDHOLDERNAME', 'INSURED', 'INSUREDNAME', 'PATIENTNAME',
     'NAMEOFBENEFICIARY', 'BENEFICIARY', 'BENEFICIARYNAME', 'MEMBERSNAME',
+    'NOMBRE', 'NOMBREDELMIEMBRO', 'NOMBREDELAFILIADO', 'NOMBREDELSUSCRIPTOR', 'NOMBREDELBENEFICIARIO', 'MIEMBRO', 'AFILIADO', 'SUSCRIPTOR',
   ],
-  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT'],
+  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT', 'NOMBREDELPLAN', 'TIPODEPLAN'],
 };
 
 const BY_FORM = new Map<string, LabelledField>();
@@ -40,6 +51,8 @@ const DISTINCTIVE = new Set<LabelledField>(['rx_bin', 'rx_pcn', 'rx_group']);
 /** A label's letters as the parser compares them: OCR digit/letter swaps undone. */
 export function labelForm(token: string): string {
   return token
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
     .toUpperCase()
     .replace(/[.:;,'"`’_]/g, '')
     .replace(/0/g, 'O')
@@ -100,6 +113,8 @@ export interface LabelMatch {
   end: number;
   /** 1 for an exact wording, less for one recovered from a misread. */
   quality: number;
+  /** The caption is followed by its translation ("Name/Nombre"). */
+  translated?: boolean;
 }
 
 const MANGLED_ID = /^[1Il|][DPO0]#?:?$/;
@@ -119,6 +134,13 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
   if (MANGLED_ID.test(tokens[i]) && !midSegment) best = { field: 'member_id', start: i, end: i + 1, quality: 0.85 };
   for (let k = i; k < Math.min(tokens.length, i + 4); k++) {
     const token = tokens[k];
+    // A caption and its translation after a slash in one word: "Number/Número", "Name/Nombre".
+    const slash = token.indexOf('/');
+    if (slash > 0) {
+      const field = lookup(form + labelForm(token.slice(0, slash)));
+      if (field) best = { field, start: i, end: k + 1, quality: 1, translated: true };
+      break;
+    }
     const glued = /^(.*?[#:])([A-Z0-9].*)$/i.exec(token);
     if (glued && k === i) {
       const field = lookup(form + labelForm(glued[1]));
@@ -130,6 +152,15 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
     if (field) best = { field, start: i, end: k + 1, quality: BY_FORM.has(form) ? 1 : 0.85 };
   }
   if (!best) return undefined;
+  // The caption's translation after a slash ("Medicare Number/Número de Medicare", "Nombre /
+  // Name") is more caption, not the value: the value is beside or under the pair.
+  if (best.translated || tokens[best.end]?.startsWith('/') || tokens[best.end - 1]?.endsWith('/')) {
+    let end = best.end;
+    if (tokens[end] === '/') end++;
+    else if (tokens[end]?.startsWith('/') && isCaptionWord(tokens[end].slice(1))) end++;
+    while (end < tokens.length && end - best.end < 5 && isCaptionWord(tokens[end])) end++;
+    best = { ...best, end, translated: true };
+  }
   // Two words make a label clear enough mid-line too: "… GROUP NUMBER 680765".
   if (midSegment && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1]) && best.end - best.start < 2) return undefined;
   // "Member 4 W123..." : the 4 is the label's "#" misread, not part of the value.

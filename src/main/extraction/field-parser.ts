@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { FIELD_FORMATS } from './field-formats';
+import { asMbi, FIELD_FORMATS } from './field-formats';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { matchPayerLines, payerNames } from './payer-match';
@@ -166,16 +166,17 @@ function applyRxBlockRule(candidates: Candidate[]): void {
   if (candidates.some((c) => c.field === 'rx_group')) return;
   const rx = candidates.filter((c) => (c.field === 'rx_bin' || c.field === 'rx_pcn') && c.label);
   const groups = candidates.filter((c) => c.field === 'group_number' && c.label);
-  if (groups.length < 2 || rx.length === 0) return;
+  if (rx.length === 0) return;
   for (const group of groups) {
     const label = group.label!;
-    const inBlock = rx.some(
-      (r) =>
-        r.label!.page === label.page &&
-        Math.abs(r.label!.bbox.x0 - label.bbox.x0) < 2 * label.height &&
-        Math.abs(r.label!.bbox.y0 - label.bbox.y0) < 4 * label.height,
-    );
-    if (inBlock) group.field = 'rx_group';
+    // Printed in a column with the BIN and PCN, when the card has another group label.
+    const stacked =
+      groups.length >= 2 &&
+      rx.some((r) => r.label!.page === label.page && Math.abs(r.label!.bbox.x0 - label.bbox.x0) < 2 * label.height && Math.abs(r.label!.bbox.y0 - label.bbox.y0) < 4 * label.height);
+    // On one line with them ("BIN 003585   PCN ASPROD1   GRP 0418925"): NCPDP's pharmacy
+    // block, whose group is the Rx group whatever the card calls it.
+    const inLine = rx.some((r) => r.label!.page === label.page && verticalOverlap(r.label!.bbox, label.bbox) >= 0.5 && Math.abs(r.label!.bbox.x0 - label.bbox.x0) < 20 * label.height);
+    if (stacked || inLine) group.field = 'rx_group';
   }
 }
 
@@ -328,6 +329,63 @@ function prefixColumnsId(segments: Segment[]): Candidate | null {
   return null;
 }
 
+/**
+ * A Medicare Beneficiary Identifier printed without a caption the reader knows (or with its
+ * caption lost): CMS's shape (11 characters, a digit 1-9 first, letters only where the
+ * standard puts letters, never S L O I B Z) is specific enough to find it anywhere on the
+ * card, printed whole or in CMS's groups of 4-3-4 ("1EG4-TE5-MK73").
+ */
+function unlabelledMbi(segments: Segment[]): Candidate | null {
+  for (const segment of segments) {
+    const words = segment.words;
+    for (let i = 0; i < words.length; i++) {
+      for (const n of [1, 3]) {
+        const used = words.slice(i, i + n);
+        if (used.length < n) continue;
+        const raw = used.map((w) => w.text).join('');
+        const compacted = raw.replace(/[^A-Za-z0-9]/g, '');
+        if (n === 3 && !/^\w{4}$/.test(used[0].text.replace(/-/g, ''))) continue;
+        const mbi = compacted.length === 11 && /\d/.test(compacted[0]) ? asMbi(compacted) : null;
+        // Letters in every place the standard allows them: a run of digits that happens to fit is not one.
+        if (!mbi || mbi.repairs > 1 || (mbi.value.match(/[A-Z]/g) ?? []).length < 3) continue;
+        const ocr = meanConfidence(used);
+        return { field: 'member_id', value: mbi.value, confidence: ocr * 0.9 * 0.97 ** mbi.repairs, segment, box: boxOf(used), ocr };
+      }
+    }
+  }
+  return null;
+}
+
+/** An id-shaped word: a short letter prefix and a long run of digits, or digits alone. */
+const ID_SHAPE = /^[A-Z]{0,4}\d{7,14}[A-Z]?$/;
+/** The issuer number of the health ID card standard, "(80840) 911-80708-01", is the plan's, not the member's. */
+const ISSUER_LINE = /80840|\bissuer\b/i;
+
+/**
+ * A member id printed with no caption, or with one the OCR lost: the most prominent id-shaped
+ * word on the card that no other label claims (not a phone, a date, the issuer number or an
+ * Rx code). Cards print the member's id large, near the name. A lead for a person: below
+ * "check this", however clearly it was read.
+ */
+function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null {
+  let best: { c: Candidate; height: number } | null = null;
+  for (const segment of segments) {
+    if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE_LIKE.test(segment.text)) continue;
+    for (const word of segment.words) {
+      const raw = word.text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+      if (!ID_SHAPE.test(raw)) continue;
+      const formatted = FIELD_FORMATS.member_id(raw);
+      if (!formatted || formatted.fit < 1) continue;
+      const height = word.bbox.y1 - word.bbox.y0;
+      if (best && best.height >= height) continue;
+      const ocr = meanConfidence([word]);
+      best = { c: { field: 'member_id', value: formatted.value, confidence: Math.min(0.75, ocr * 0.75), segment, box: word.bbox, ocr }, height };
+    }
+  }
+  return best?.c ?? null;
+}
+const PHONE_LIKE = /\d{3}[-. )]\s?\d{3}[-. ]\d{4}/;
+
 /** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
 function pageRows(segments: Segment[]): Segment[][] {
   const rows: Segment[][] = [];
@@ -337,7 +395,16 @@ function pageRows(segments: Segment[]): Segment[][] {
     else rows.push([segment]);
   }
   // Each segment alone too: a logo beside other text is its own line of print.
-  return [...rows.map((r) => r.sort((a, b) => a.bbox.x0 - b.bbox.x0)), ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s]))];
+  const sorted = rows.map((r) => r.sort((a, b) => a.bbox.x0 - b.bbox.x0));
+  // And a name in two lines of one column ("Health Plan of" over "San Joaquin"), which
+  // rows do not keep together when something else is printed beside them (the plan, top right).
+  const stacked = segments.flatMap((s) => {
+    const under = segments
+      .filter((u) => u !== s && u.page === s.page && u.bbox.y0 >= s.bbox.y1 - 0.2 * s.height && u.bbox.y0 - s.bbox.y1 < 1.2 * Math.max(s.height, u.height) && Math.abs(u.bbox.x0 - s.bbox.x0) < 1.5 * s.height)
+      .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
+    return under ? [[s, under]] : [];
+  });
+  return [...sorted, ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s])), ...stacked];
 }
 
 /** Where each field's value was read: which photo, and its box on the prepared image. */
@@ -367,6 +434,11 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
   }
 
+  if (!best.has('member_id')) {
+    const mbi = unlabelledMbi(segments);
+    if (mbi) best.set('member_id', mbi);
+  }
+
   const columns = prefixColumnsId(segments);
   if (columns) {
     // Two words read apart and joined: a little less sure than one read whole.
@@ -393,6 +465,13 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
   const name = best.get('member_name');
   if (name && dependents.has(name.segment)) best.delete('member_name');
 
+  if (!best.has('member_id')) {
+    const id = unlabelledId(segments, used);
+    if (id) {
+      best.set('member_id', id);
+      used.add(id.segment);
+    }
+  }
   if (!best.has('member_name')) {
     const anchor = hits.find((h) => h.field === 'member_id')?.segment;
     const unlabelled = unlabelledName(segments, used, anchor, names);
@@ -412,9 +491,12 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     if (name === 'payer_name') continue;
     const c = best.get(name);
     if (!c) continue;
+    // A value that runs to the edge of the photo may go on past it: "MEDDAD" of "MEDDADV".
+    const width = pages[c.segment.page]?.width ?? 0;
+    if (width > 0 && c.box.x1 >= width * 0.985) c.confidence *= 0.8;
     fields[name] = { value: c.value, confidence: round2(c.confidence) };
     sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr };
   }
-  if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98) };
+  if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98), evidence: payer.evidence };
   return { fields, sources };
 }

@@ -2,13 +2,16 @@ import type { ClearinghouseEntity } from '../../shared/contract';
 import { withDirectoryFacts, type PayerEntry } from '../../shared/payers/payer-directory';
 import { normalizePayerText, PAYER_FILLER_WORDS, US_STATES } from '../../shared/payers/payer-search';
 import { withinOneEdit } from './field-labels';
+import { payerWebsite } from './payer-website';
 
 export interface PayerMatch {
   entity: ClearinghouseEntity;
   /** How surely the card names this payer, 0..1. */
   score: number;
-  /** A payer id printed on the card ("Payer ID 87726"), or the payer's name. */
-  via: 'payer_id' | 'name';
+  /** A payer id printed on the card ("Payer ID 87726"), the payer's name, or its website. */
+  via: 'payer_id' | 'name' | 'website';
+  /** What the match rests on, in the desk's words: "the website bcbstx.com and the name on the card". */
+  evidence: string;
 }
 
 /** A line of the card as read: its text and the OCR's confidence in it, 0..1. */
@@ -146,6 +149,8 @@ interface Scored {
   header: boolean;
   /** The name's region is not on the card ("Premera Blue Cross" for "…of Alaska"). */
   regionLeftOut: boolean;
+  /** The card's words the name was found in, for the desk to see what the match rests on. */
+  printed?: string;
 }
 
 function sharedBy(m: Matcher, words: string[]): number {
@@ -212,6 +217,9 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     // A short acronym alone ("CMS", "GHI") turns up on cards by chance, and a one-word name
     // is too little to go on when it was only nearly read ("Benefits" is not "Benefit Inc.").
     if (doc.words.length === 1 && (doc.joined.length < 4 || (!whole && doc.joined.length < 8 && found.get(doc.words[0]) !== 1))) continue;
+    // A single word below the header (a sentence of the small print, a copay table) never
+    // names a payer on its own: brands are printed at the top, as a logo or a name line.
+    if (doc.words.length === 1 && !header) continue;
     let total = 0;
     let got = 0;
     for (const w of doc.words) {
@@ -245,25 +253,59 @@ const PAYER_ID_LINE = /\bpay[eo]r\s*(?:id|#|no\.?|number)\s*[:#.]?\s*([A-Z0-9]{5
 export function matchPayerLines(lines: readonly CardLine[], entities: readonly ClearinghouseEntity[]): PayerMatch | null {
   if (entities.length === 0) return null;
   const m = matcherFor(entities);
-  let byId: { entry: number; confidence: number } | null = null;
+  let byId: { entry: number; confidence: number; id: string } | null = null;
   for (const line of lines) {
     const id = PAYER_ID_LINE.exec(line.text);
     const entry = id ? m.byId.get(id[1].toUpperCase()) : undefined;
     if (entry !== undefined) {
-      byId = { entry, confidence: line.confidence };
+      byId = { entry, confidence: line.confidence, id: id![1] };
       break;
     }
   }
+  const named = byName(m, lines);
+  const site = bySite(m, lines);
+  const nameEvidence = (s: Scored) => `the name “${s.printed}” on the card`;
+  if (byId) {
+    const top = named?.top;
+    const agrees = top?.entry === byId.entry || named?.best.get(byId.entry)?.coverage === 1 || site?.entry === byId.entry;
+    // A misread digit could name another payer: without its name on the card too, the
+    // printed id is trusted only as far as it was read clearly.
+    const score = agrees ? 0.99 : top && top.coverage >= 0.9 ? 0.6 : Math.min(0.95, byId.confidence);
+    const evidence = `payer id ${byId.id} printed on the card${agrees && top?.entry === byId.entry ? ` and ${nameEvidence(top)}` : agrees && site ? ` and the website ${site.domain}` : ''}`;
+    if (agrees || !top || top.coverage < 0.9) return { entity: m.entities[byId.entry], score, via: 'payer_id', evidence };
+  }
+  if (!named) {
+    if (site) return { entity: m.entities[site.entry], score: site.score, via: 'website', evidence: `the website ${site.domain}` };
+    return medicare(m, lines);
+  }
+  const { top, score } = named;
+  if (site && site.entry === top.entry) {
+    return { entity: m.entities[top.entry], score: Math.max(score, 0.97), via: 'name', evidence: `${nameEvidence(top)} and the website ${site.domain}` };
+  }
+  if (site) {
+    // Name and website disagree. The website says which of a brand's regional plans
+    // ("Blue Cross Blue Shield" of which state): it wins over a name that left its region
+    // out or was only a lead; against a name read whole and surely, neither is sure.
+    if (score < 0.9 || top.regionLeftOut) return { entity: m.entities[site.entry], score: Math.min(site.score, 0.85), via: 'website', evidence: `the website ${site.domain} (the name on the card fits several payers)` };
+    return { entity: m.entities[top.entry], score: Math.min(score, 0.7), via: 'name', evidence: `${nameEvidence(top)}; the website ${site.domain} names another payer` };
+  }
+  return { entity: m.entities[top.entry], score, via: 'name', evidence: nameEvidence(top) };
+}
+
+/** The payer the card's name lines spell best, and how surely; null when none is spelled well enough. */
+function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: number; best: Map<number, Scored> } | null {
   const best = new Map<number, Scored>();
   const lineWords = lines.map((l) => wordsOf(l.text));
   // Free text (no layout) counts as header throughout.
   const header = (i: number) => lines[i].header ?? true;
   for (let i = 0; i < lineWords.length; i++) {
-    for (const words of [lineWords[i], i + 1 < lineWords.length ? [...lineWords[i], ...lineWords[i + 1]] : null]) {
-      if (!words) continue;
-      for (const s of scoreWindow(m, words, header(i))) {
+    const windows: [string[], string, boolean][] = [[lineWords[i], lines[i].text, header(i)]];
+    // Two lines in a row are the header's only when both are ("BlueCross BlueShield" / "of Texas").
+    if (i + 1 < lineWords.length) windows.push([[...lineWords[i], ...lineWords[i + 1]], `${lines[i].text} ${lines[i + 1].text}`, header(i) && header(i + 1)]);
+    for (const [words, printed, inHeader] of windows) {
+      for (const s of scoreWindow(m, words, inHeader)) {
         const current = best.get(s.entry);
-        if (!current || compare(s, current) < 0) best.set(s.entry, s);
+        if (!current || compare(s, current) < 0) best.set(s.entry, { ...s, printed: printed.trim().replace(/\s+/g, ' ') });
       }
     }
   }
@@ -272,14 +314,7 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
   // (A name found whole, brand and all, stands: "Aetna" is shared by many Aetna plans' names.)
   const ranked = [...best.values()].filter((s) => s.coverage >= 0.75 && (s.sharedBy <= few || (s.coverage >= 0.999 && s.words.some((w) => w.length >= 5)))).sort(compare);
   const top = ranked[0];
-  if (byId) {
-    const agrees = top?.entry === byId.entry || best.get(byId.entry)?.coverage === 1;
-    // A misread digit could name another payer: without its name on the card too, the
-    // printed id is trusted only as far as it was read clearly.
-    const score = agrees ? 0.99 : top && top.coverage >= 0.9 ? 0.6 : Math.min(0.95, byId.confidence);
-    if (agrees || !top || top.coverage < 0.9) return { entity: m.entities[byId.entry], score, via: 'payer_id' };
-  }
-  if (!top) return medicare(m, lines);
+  if (!top) return null;
   // A rival that fits as well (another payer of the same brand and region) halves the certainty.
   // A payer whose name is only part of the top one's ("Molina Healthcare" beside "Molina
   // Healthcare of California") is less specific, not a rival.
@@ -292,13 +327,27 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
   // So is a one-word name found only below the header ("BENEFIT INFORMATION" is not
   // "Benefit Inc."): brands are printed at the top.
   // A one-word name that is an everyday word of payers' names ("Benefit", "Health") rather
-  // than a brand is a lead to check too.
+  // than a brand is no more than a lead, and a weak one.
   const everyday = top.words.length === 1 && (m.inside.get(top.words[0]) ?? 0) > (m.postings.get(top.words[0])?.length ?? 0) / 2;
   // Words several payers' names share, and the region that would tell them apart left
   // out ("MEDICARE ADVANTAGE PPO" is in the names of many regional plans): a guess, like a rival.
   const regionGuessed = top.regionLeftOut && top.sharedBy > 1;
-  const score = top.coverage * (rival || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.7 : 1);
-  return { entity: m.entities[top.entry], score, via: 'name' };
+  const score = top.coverage * (rival || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.5 : 1);
+  return { top, score, best };
+}
+
+/** The payer the card's web address names, looked up in the directory by name (and state). */
+function bySite(m: Matcher, lines: readonly CardLine[]): { entry: number; score: number; domain: string } | null {
+  const site = payerWebsite(lines.map((l) => l.text));
+  if (!site) return null;
+  if (site.name === 'Medicare') {
+    const entry = m.byId.get(MEDICARE_ALIAS);
+    return entry === undefined ? null : { entry, score: 0.85, domain: site.domain };
+  }
+  const found = byName(m, [{ text: site.name, confidence: 1, header: true }]);
+  if (!found || found.top.coverage < 0.9) return null;
+  // The address names the payer as surely as its printed name would, no surer.
+  return { entry: found.top.entry, score: Math.min(0.9, found.score), domain: site.domain };
 }
 
 /**
@@ -317,7 +366,7 @@ function medicare(m: Matcher, lines: readonly CardLine[]): PayerMatch | null {
   const signs = MEDICARE_CARD.filter((re) => re.test(text)).length;
   if (signs === 0) return null;
   // Both signs: the card is surely Medicare's. One: a lead to check.
-  return { entity: m.entities[entry], score: signs === 2 ? 0.9 : 0.7, via: 'name' };
+  return { entity: m.entities[entry], score: signs === 2 ? 0.9 : 0.7, via: 'name', evidence: signs === 2 ? 'the Medicare card’s title and its Medicare number caption' : 'a Medicare caption on the card' };
 }
 
 /** `matchPayerLines` over free text, one line per line. */

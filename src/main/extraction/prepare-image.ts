@@ -15,6 +15,8 @@ export interface PreparedImage {
   quality?: ImageQuality;
   /** How much the card was enlarged to be read (1 when it was not): what the photo held of it. */
   enlarged?: number;
+  /** Cut out of the photo where the card finder found it (not the whole photo). */
+  cutOut?: boolean;
 }
 
 /** The image as a binary PGM: Leptonica reads it without a decode step. */
@@ -208,7 +210,7 @@ export async function prepareCard(bytes: Uint8Array, options: PrepareOptions = {
     // Quality before enlarging: an enlarged small card is soft by construction.
     const quality = imageQuality(side);
     const sized = size.width === side.width && size.height === side.height ? side : await resizeGray(side, size.width, size.height);
-    prepared.push({ ...(await finish(sized, options)), quality, enlarged: Math.round((sized.width / side.width) * 100) / 100 });
+    prepared.push({ ...(await finish(sized, options)), quality, enlarged: Math.round((sized.width / side.width) * 100) / 100, cutOut: quads.length > 0 });
   }
   return prepared;
 }

@@ -19,6 +19,8 @@ export type ExtractedFieldName = (typeof EXTRACTED_FIELDS)[number];
 export const ExtractedField = z.object({
   value: z.string(),
   confidence: z.number().min(0).max(1),
+  /** What the value rests on, in the desk's words: the payer's "the website bcbstx.com and the name on the card". */
+  evidence: z.string().max(300).optional(),
 });
 export type ExtractedField = z.infer<typeof ExtractedField>;
 

@@ -4,13 +4,17 @@
  * "check this" threshold (the ones a person would not be asked to check), and how many
  * values it reports for fields the card does not print.
  *
- * `npx tsx test/integration/main/extraction/card-measure.ts [--real DIR] [--held-out N] [--verbose]`
- * prints the tables; the accuracy test prints the same ones.
+ * `npx tsx test/integration/main/extraction/card-measure.ts --families held-out|tuning [--count 100] [--seed 101] [--real DIR] [--verbose]`
+ * prints, per set: the per-field table, a line per layout family (fields right / fields
+ * printed), and the calibration table (confidence bucket → values given, share right; wrong
+ * values at or above 0.8). `--held-out N` still measures N cards of the older held-out styles.
+ * The accuracy test prints the same tables.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCards } from '../../../../scripts/generate-cards';
+import type { Split } from '../../../../scripts/card-families';
 import { createExtractionEngine, type ExtractionEngine } from '@src/main/extraction/extraction-engine';
 import { asExtractionFailure } from '@src/main/extraction/extraction-failure';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
@@ -38,11 +42,14 @@ export interface LabelledImage {
   file: string;
   bytes: Uint8Array;
   truth: Truth;
+  /** The generator's layout family, where the image is a generated one. */
+  family?: string;
 }
 
 export interface Measured {
   file: string;
   truth: Truth;
+  family?: string;
   fields: ExtractedFields;
   failure?: string;
   ms: number;
@@ -79,6 +86,15 @@ export interface FieldRow {
   extraHigh: number;
 }
 
+/**
+ * Whether the truth says the card prints no such field. A payer is the exception where the
+ * truth leaves it out (the real set's backs name none, and may print one): only an explicit
+ * '' (a pharmacy-only card, which names its PBM and no medical payer) says there is none.
+ */
+function claimsAbsent(truth: Truth, field: ExtractedFieldName): boolean {
+  return field !== 'payer_name' || truth.payer_name === '';
+}
+
 export function scoreSet(results: Measured[], threshold = LOW_CONFIDENCE): FieldRow[] {
   return MEASURED.map((field) => {
     const row: FieldRow = { field, right: 0, total: 0, blank: 0, wrongHigh: 0, wrongLow: 0, extraHigh: 0 };
@@ -86,7 +102,7 @@ export function scoreSet(results: Measured[], threshold = LOW_CONFIDENCE): Field
       const want = r.truth[field];
       const got = r.fields[field];
       if (!want) {
-        if (got && got.value !== '' && got.confidence >= threshold && field !== 'payer_name') row.extraHigh++;
+        if (got && got.value !== '' && got.confidence >= threshold && claimsAbsent(r.truth, field)) row.extraHigh++;
         continue;
       }
       row.total++;
@@ -130,6 +146,76 @@ export function loadRealSet(dir: string): LabelledImage[] {
   }));
 }
 
+/** A freshly generated set from the layout families of one split (card i: family i mod N). */
+export async function familySet(split: Split, count: number, seed: number): Promise<LabelledImage[]> {
+  const cards = await generateCards({ families: split, count, seed });
+  return cards.map((c) => ({ file: c.file, bytes: new Uint8Array(c.bytes), truth: c.truth, family: c.style.family }));
+}
+
+/** Per layout family: fields read right out of the fields its cards print. */
+export function formatFamilies(results: Measured[]): string {
+  const byFamily = new Map<string, Measured[]>();
+  for (const r of results) if (r.family) byFamily.set(r.family, [...(byFamily.get(r.family) ?? []), r]);
+  const width = Math.max(0, ...[...byFamily.keys()].map((k) => k.length));
+  return [...byFamily]
+    .map(([family, rs]) => {
+      const rows = scoreSet(rs);
+      const right = rows.reduce((n, r) => n + r.right, 0);
+      const total = rows.reduce((n, r) => n + r.total, 0);
+      const high = rows.reduce((n, r) => n + r.wrongHigh + r.extraHigh, 0);
+      const share = total === 0 ? '—' : `${((right / total) * 100).toFixed(0)}%`;
+      return `${family.padEnd(width)}  ${String(right).padStart(3)}/${String(total).padEnd(3)} ${share.padStart(4)}  (${rs.length} cards${high ? `, ${high} wrong ≥thr` : ''})`;
+    })
+    .join('\n');
+}
+
+/** The calibration buckets: [low, high), the last one closed at 1. */
+export const BUCKETS: readonly [number, number][] = [
+  [0, 0.5],
+  [0.5, 0.6],
+  [0.6, 0.7],
+  [0.7, 0.8],
+  [0.8, 0.9],
+  [0.9, 1.0001],
+];
+
+export interface Calibration {
+  buckets: { low: number; high: number; given: number; right: number }[];
+  /** Values given at or above 0.8 that are wrong (or that the card does not print). */
+  wrongAtOrAbove08: number;
+}
+
+/**
+ * Every value the reader gave, by its confidence: how often a value of that confidence is
+ * right. A value for a field the card does not print counts as given and wrong.
+ */
+export function calibrate(results: Measured[]): Calibration {
+  const buckets = BUCKETS.map(([low, high]) => ({ low, high, given: 0, right: 0 }));
+  let wrongAtOrAbove08 = 0;
+  for (const r of results) {
+    for (const field of MEASURED) {
+      const got = r.fields[field];
+      if (!got || got.value === '') continue;
+      const want = r.truth[field];
+      if (!want && !claimsAbsent(r.truth, field)) continue;
+      const right = !!want && isRight(field, got.value, want);
+      const bucket = buckets.find((b) => got.confidence >= b.low && got.confidence < b.high) ?? buckets[buckets.length - 1];
+      bucket.given++;
+      if (right) bucket.right++;
+      else if (got.confidence >= 0.8) wrongAtOrAbove08++;
+    }
+  }
+  return { buckets, wrongAtOrAbove08 };
+}
+
+export function formatCalibration(c: Calibration): string {
+  const label = (b: { low: number; high: number }) => (b.low === 0 ? '<0.5' : `${b.low.toFixed(1)}–${Math.min(1, b.high).toFixed(1)}`);
+  const lines = ['confidence  given  right  share', '----------  -----  -----  -----'];
+  for (const b of c.buckets) lines.push(`${label(b).padEnd(10)}  ${String(b.given).padStart(5)}  ${String(b.right).padStart(5)}  ${b.given === 0 ? '    —' : `${((b.right / b.given) * 100).toFixed(0).padStart(4)}%`}`);
+  lines.push(`wrong values at or above 0.8: ${c.wrongAtOrAbove08}`);
+  return lines.join('\n');
+}
+
 /** A freshly generated set in the generator's held-out styles (never the classic ones). */
 export async function heldOutSet(count: number, seed: number): Promise<LabelledImage[]> {
   const cards = await generateCards({ count, seed, styles: 'held-out' });
@@ -143,9 +229,9 @@ export async function measure(engine: ExtractionEngine, images: LabelledImage[],
     try {
       const { fields, quality } = await engine.extract([{ bytes: image.bytes }], { entities });
       const q = quality.map((s) => `sharp ${s.sharpness} glare ${s.glare}`).join(' | ');
-      out.push({ file: image.file, truth: image.truth, fields, ms: Date.now() - started, quality: q });
+      out.push({ file: image.file, truth: image.truth, family: image.family, fields, ms: Date.now() - started, quality: q });
     } catch (error) {
-      out.push({ file: image.file, truth: image.truth, fields: {}, failure: asExtractionFailure(error).reason, ms: Date.now() - started });
+      out.push({ file: image.file, truth: image.truth, family: image.family, fields: {}, failure: asExtractionFailure(error).reason, ms: Date.now() - started });
     }
   }
   return out;
@@ -168,7 +254,20 @@ export function formatDetails(results: Measured[], threshold = LOW_CONFIDENCE): 
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { real: { type: 'string' }, 'held-out': { type: 'string', default: '30' }, seed: { type: 'string', default: '101' }, verbose: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: {
+      real: { type: 'string' },
+      'held-out': { type: 'string' },
+      families: { type: 'string' },
+      count: { type: 'string', default: '100' },
+      seed: { type: 'string', default: '101' },
+      verbose: { type: 'boolean' },
+    },
+  });
+  if (values.families !== undefined && values.families !== 'tuning' && values.families !== 'held-out') throw new Error('--families must be tuning or held-out.');
+  const count = Number(values.count);
+  const seed = Number(values.seed);
+  if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new Error('--count must be a positive whole number and --seed a whole number.');
   const engine = createExtractionEngine();
   await engine.warmUp();
   try {
@@ -176,13 +275,17 @@ async function main(): Promise<void> {
     const entities = directoryEntities();
     const sets: [string, LabelledImage[]][] = [];
     if (values.real) sets.push([`real-world cards (${values.real})`, loadRealSet(values.real)]);
-    const n = Number(values['held-out']);
-    if (n > 0) sets.push([`held-out generated cards (${n}, seed ${values.seed})`, await heldOutSet(n, Number(values.seed))]);
+    if (values.families) sets.push([`${values.families} layout families (${count} cards, seed ${seed})`, await familySet(values.families, count, seed)]);
+    // Without any set named, the older held-out styles, as this command measured before families.
+    const n = Number(values['held-out'] ?? (values.families || values.real ? 0 : 30));
+    if (n > 0) sets.push([`held-out generated cards (${n}, seed ${seed})`, await heldOutSet(n, seed)]);
     for (const [name, images] of sets) {
       const results = await measure(engine, images, entities);
       if (values.verbose) console.log(formatDetails(results));
       const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-      console.log(`\n${name}: ${images.length} images, median ${ms[ms.length >> 1]} ms\n${formatScores(scoreSet(results))}\n`);
+      console.log(`\n${name}: ${images.length} images, median ${ms[ms.length >> 1]} ms, p90 ${ms[Math.floor(ms.length * 0.9)]} ms\n${formatScores(scoreSet(results))}\n`);
+      if (results.some((r) => r.family)) console.log(`per family (fields right / fields printed):\n${formatFamilies(results)}\n`);
+      console.log(`calibration (every value given):\n${formatCalibration(calibrate(results))}\n`);
     }
   } finally {
     await engine.close();

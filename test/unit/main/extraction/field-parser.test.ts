@@ -3,6 +3,7 @@ import { parseCardFields } from '@src/main/extraction/field-parser';
 import type { OcrLine, OcrPage } from '@src/main/extraction/ocr-worker';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
 import { REVIEW_BELOW } from '@src/shared/review-threshold';
+import { directoryEntities } from '@src/shared/payers/payer-directory';
 
 /** A line of OCR words at (x, y): glyphs 0.6 of the text height wide, spaces 0.4. */
 function line(x: number, y: number, text: string, h = 24, confidence = 95): OcrLine {
@@ -183,4 +184,115 @@ describe('field parser', () => {
     expect(fields.member_name?.value).toBe('JANE DOE');
     expect(fields.member_id?.value).toBe('000000000A');
   });
+
+  // CMS's own sample of the new Medicare card (cms.gov, "New Medicare Card" materials): every
+  // caption in English and Spanish, the name and the MBI under their captions.
+  it('reads CMS\'s sample Medicare card: bilingual captions are captions, the MBI is the id', () => {
+    const fields = parseCardFields(
+      [
+        page(
+          line(40, 40, 'MEDICARE HEALTH INSURANCE', 40),
+          line(40, 120, 'Name/Nombre', 20),
+          line(40, 150, 'JOHN L SMITH', 30),
+          line(40, 210, 'Medicare Number/Número de Medicare', 20),
+          line(40, 240, '1EG4-TE5-MK73', 30),
+          line(40, 300, 'Entitled to/Con derecho a', 20),
+          line(700, 300, 'Coverage starts/Cobertura empieza', 20),
+          line(40, 340, 'HOSPITAL (PART A)', 26),
+          line(700, 340, '03-01-2016', 26),
+          line(40, 380, 'MEDICAL (PART B)', 26),
+          line(700, 380, '03-01-2016', 26),
+        ),
+      ],
+      { entities: directoryEntities() },
+    );
+    expect(fields.member_id?.value).toBe('1EG4TE5MK73');
+    expect(fields.member_id!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(fields.member_name?.value).toBe('JOHN L SMITH');
+    expect(fields.payer_name?.value).toMatch(/Medicare/);
+  });
+
+  it('finds an MBI printed with no caption it knows, and never a run of digits', () => {
+    expect(values(parse(line(40, 40, 'MEDICARE', 40), line(40, 200, '1EG4-TE5-MK73', 30)))).toMatchObject({ member_id: '1EG4TE5MK73' });
+    // A run of digits is no MBI: at most an unlabelled id for a person to check.
+    expect(parse(line(40, 40, 'Claims', 40), line(40, 200, '12345678901', 30)).member_id?.confidence ?? 0).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('never takes a bilingual caption or a printed sentence for the member\'s name', () => {
+    const caption = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Nombre / Name', 22), line(40, 300, 'ID W123456789'));
+    expect(caption.member_name).toBeUndefined();
+    const notice = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member must obtain prior approval for imaging'), line(40, 200, 'ID W123456789'));
+    expect(notice.member_name).toBeUndefined();
+    const shouted = parse(line(40, 40, 'aetna', 50), line(40, 150, 'PRIOR APPROVAL REQUIRED FOR IMAGING', 30), line(40, 200, 'ID W123456789'));
+    expect(shouted.member_name).toBeUndefined();
+    // The name under a bilingual caption is read.
+    const named = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Nombre / Name', 22), line(40, 180, 'MARIA DE LA CRUZ', 30), line(40, 300, 'ID W123456789'));
+    expect(named.member_name?.value).toBe('MARIA DE LA CRUZ');
+  });
+
+  it('reads Spanish captions: "Número de identificación", "Grupo"', () => {
+    const fields = parse(line(40, 150, 'Número de identificación: XGH123456789'), line(40, 210, 'Grupo: 123456'));
+    expect(values(fields)).toMatchObject({ member_id: 'XGH123456789', group_number: '123456' });
+  });
+
+  it('reads a Blue plan\'s id with its three-character prefix, leaving out the two-digit suffix', () => {
+    expect(parse(line(40, 150, 'ID XYZ 123456789 01')).member_id?.value).toBe('XYZ123456789');
+    expect(parse(line(40, 150, 'Identification Number: XYZ123456789')).member_id?.value).toBe('XYZ123456789');
+    expect(parse(line(40, 150, 'Member ID: R4B987654321-02')).member_id?.value).toBe('R4B987654321');
+  });
+
+  it('never takes a line of plan codes for the plan, and a bare network word is only a lead', () => {
+    expect(parse(line(40, 150, 'Plan: BC 370 BS 870')).plan_name).toBeUndefined();
+    const bare = parse(line(40, 150, 'Plan: PPO'));
+    expect(bare.plan_name?.value).toBe('PPO');
+    expect(bare.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('never takes a word of a copay line for an Rx code', () => {
+    const fields = parse(line(620, 400, 'RxBIN 610279'), line(620, 450, 'RxGRP'), line(900, 450, 'COPAY'), line(40, 500, 'Office Copay $25'));
+    expect(fields.rx_group).toBeUndefined();
+    expect(fields.rx_bin?.value).toBe('610279');
+  });
+
+  it('is less sure of a value that runs to the edge of the photo: it may be cut short', () => {
+    const inside = parse(line(700, 400, 'RxPCN MEDDADV'));
+    const edge = parseCardFields([{ ...page(line(1200, 400, 'RxPCN MEDDAD')), width: 1370 }], { entities: SEED_CLEARINGHOUSE_ENTITIES });
+    expect(edge.rx_pcn?.value).toBe('MEDDAD');
+    expect(edge.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(inside.rx_pcn!.confidence).toBeGreaterThan(edge.rx_pcn!.confidence);
+  });
+
+  it('takes "GRP" on one line with the BIN and PCN (NCPDP\'s pharmacy block) as the Rx group, beside a medical group', () => {
+    const fields = parse(line(40, 150, 'Group Number'), line(420, 150, '212869', 28), line(40, 500, 'BIN 003585'), line(330, 500, 'PCN ASPROD1'), line(650, 500, 'GRP 0418925'));
+    expect(values(fields)).toMatchObject({ group_number: '212869', rx_group: '0418925', rx_bin: '003585', rx_pcn: 'ASPROD1' });
+  });
+
+  it('is less sure of a two- or three-character code: one misread glyph makes another code', () => {
+    const fields = parse(line(620, 450, 'RxPCN: AD'), line(620, 500, 'RxGRP: X7'));
+    expect(fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('takes a metal tier or a network word alone only as a lead for the plan', () => {
+    expect(parse(line(40, 150, 'Plan: GOLD')).plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(40, 150, 'Plan: Gold 1500 EPO')).plan_name).toMatchObject({ value: 'Gold 1500 EPO' });
+  });
+
+  it('offers an id printed with no label as a lead, never a phone number, a date or the issuer number', () => {
+    const fields = parse(
+      line(40, 40, 'aetna', 50),
+      line(40, 120, 'Health Plan (80840) 9140461101'),
+      line(40, 180, 'JAMES SMITH', 34),
+      line(40, 230, 'W123456789', 34),
+      line(40, 600, 'Call 1-800-555-0199', 18),
+    );
+    expect(fields.member_id).toMatchObject({ value: 'W123456789' });
+    expect(fields.member_id!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(40, 120, 'Health Plan (80840) 9140461101'), line(40, 600, 'Call 1-800-555-0199', 18)).member_id).toBeUndefined();
+  });
+
+  it('reads the pharmacy card\'s RxID as the member id', () => {
+    expect(parse(line(40, 200, 'RxID: W911574626'), line(40, 260, 'RxBIN: 011552')).member_id?.value).toBe('W911574626');
+  });
 });
+

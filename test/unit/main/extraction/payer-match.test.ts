@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchPayer } from '@src/main/extraction/payer-match';
+import { matchPayer, matchPayerLines } from '@src/main/extraction/payer-match';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 import { REVIEW_BELOW } from '@src/shared/review-threshold';
@@ -101,4 +101,29 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     // Measured in bench/ for the figure; here only a guard against a quadratic scan.
     expect(performance.now() - started).toBeLessThan(500);
   });
+
+  it('reads the payer from its website where the logo could not be read, and a Blue plan\'s state from it', () => {
+    // "bcbs" + a state's postal code is that state's Blue plan.
+    expect(match('Member ID XYZ123456789\nwww.bcbsil.com')).toMatchObject({ via: 'website', entity: { payer_id: 'G00621' } });
+    expect(match('Visit bcbstx.com or call 1-800-521-2227')?.entity.payer_id).toBe('84980');
+    expect(match('Questions? uhc.com')?.entity.name).toBe('UnitedHealthcare');
+    // The name leaves the region out; the website says which Blue plan.
+    const blue = match('BlueCross BlueShield\nMember ID XYZ123456789\nwww.bcbsil.com');
+    expect(blue?.entity.payer_id).toBe('G00621');
+    expect(blue?.evidence).toMatch(/bcbsil\.com/);
+    // A pharmacy benefit manager's website names nobody: BIN/PCN and the PBM are not the medical payer.
+    expect(match('Pharmacy: www.caremark.com\nRxBIN 004336')).toBeNull();
+  });
+
+  it('never names a payer from one common word of the small print', () => {
+    const card = [{ text: 'Member ID W123456789', confidence: 1, header: true }, { text: 'This card does not guarantee benefits', confidence: 1, header: false }, { text: 'BENEFIT INFORMATION', confidence: 1, header: false }];
+    expect(matchPayerLines(card, directory)).toBeNull();
+  });
+
+  it('says what each match rests on', () => {
+    expect(match('Payer ID 87726')?.evidence).toBe('payer id 87726 printed on the card');
+    expect(match('UnitedHealthcare\nChoice Plus')?.evidence).toMatch(/the name “UnitedHealthcare.*” on the card/);
+    expect(match('UnitedHealthcare\nwww.uhc.com')?.evidence).toMatch(/and the website uhc\.com/);
+  });
 });
+
