@@ -473,6 +473,11 @@ export interface components {
             last_name: string;
             date_of_birth: string;
             member_id: string | null;
+            payer: string | null;
+            clearinghouse_entity_id: string | null;
+            payer_candidate_ids: string[];
+            group_number: string | null;
+            relationship: ("self" | "spouse" | "child" | "other") | null;
             phone: string | null;
             provider_id: string | null;
             visit_type: string | null;
@@ -493,6 +498,8 @@ export interface components {
             result: "created" | "updated" | "unchanged";
             /** @enum {string} */
             patient: "matched" | "created" | "ambiguous";
+            /** @enum {string} */
+            card: "created" | "on_file" | "needs_payer" | "needs_patient" | "none" | "discovery";
             appointment: components["schemas"]["Appointment"];
         };
         ImportResult: {
@@ -504,6 +511,9 @@ export interface components {
                 patients_matched: number;
                 patients_created: number;
                 needs_person: number;
+                cards_created: number;
+                needs_payer: number;
+                discoveries: number;
             };
             rows: ({
                 row: number;
@@ -512,6 +522,8 @@ export interface components {
                 appointment_id: string;
                 /** @enum {string} */
                 patient: "matched" | "created" | "ambiguous";
+                /** @enum {string} */
+                card: "created" | "on_file" | "needs_payer" | "needs_patient" | "none" | "discovery";
             } | {
                 row: number;
                 /** @constant */
@@ -519,6 +531,8 @@ export interface components {
                 appointment_id: string;
                 /** @enum {string} */
                 patient: "matched" | "created" | "ambiguous";
+                /** @enum {string} */
+                card: "created" | "on_file" | "needs_payer" | "needs_patient" | "none" | "discovery";
             } | {
                 row: number;
                 /** @constant */
@@ -526,12 +540,14 @@ export interface components {
                 appointment_id: string;
                 /** @enum {string} */
                 patient: "matched" | "created" | "ambiguous";
+                /** @enum {string} */
+                card: "created" | "on_file" | "needs_payer" | "needs_patient" | "none" | "discovery";
             } | {
                 row: number;
                 /** @constant */
                 result: "skipped";
                 /** @enum {string} */
-                reason: "missing_name" | "missing_date_of_birth" | "invalid_date_of_birth" | "missing_date" | "invalid_date" | "invalid_time" | "unknown_provider" | "unknown_visit_type" | "invalid_field" | "duplicate_row";
+                reason: "missing_name" | "missing_date_of_birth" | "invalid_date_of_birth" | "missing_date" | "invalid_date" | "invalid_time" | "unknown_provider" | "unknown_visit_type" | "invalid_field" | "duplicate_row" | "unknown_payer" | "invalid_member_id" | "incomplete_insurance" | "invalid_relationship";
                 field: string;
                 message: string;
             })[];
@@ -765,6 +781,9 @@ export interface components {
             last_name: string & (unknown & unknown);
             date_of_birth: string;
             member_id?: string & (unknown & unknown);
+            payer?: string & (unknown & unknown);
+            group_number?: string & (unknown & unknown);
+            relationship?: string & (unknown & unknown);
             phone?: string & (unknown & unknown);
             provider?: string & (unknown & unknown);
             visit_type?: string & (unknown & unknown);
