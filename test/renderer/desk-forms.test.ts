@@ -76,6 +76,15 @@ describe('intake form', () => {
     expect(matchPayer('blue cross blue shield of texas', SEED_CLEARINGHOUSE_ENTITIES)?.payer_id).toBe('84980');
   });
 
+  it('keeps what the reading\'s payer rests on, for the desk to see beside it', () => {
+    const aetna = SEED_CLEARINGHOUSE_ENTITIES.find((e) => e.name === 'Aetna')!;
+    const read = prefillCard({ values: EMPTY_CARD, touched: new Set(), fields: { payer_name: { value: 'Aetna', confidence: 0.97, evidence: 'the website aetna.com' } }, entities: SEED_CLEARINGHOUSE_ENTITIES });
+    expect(read.payer).toEqual({ id: aetna.id, evidence: 'the website aetna.com' });
+    // A payer the person typed is theirs: the reading's evidence is not shown for it.
+    const typed = prefillCard({ values: { ...EMPTY_CARD, payer_id: 'che_x' }, touched: new Set(['payer_id']), fields: { payer_name: { value: 'Aetna', confidence: 0.97, evidence: 'the website aetna.com' } }, entities: SEED_CLEARINGHOUSE_ENTITIES });
+    expect(typed.payer).toBeUndefined();
+  });
+
   it('builds the card request without empty fields', () => {
     expect(cardCreateInput('pat_1', { ...EMPTY_CARD, member_id: ' M1 ', payer_id: 'che_1' }, { front: KEY })).toEqual({
       patient_id: 'pat_1',

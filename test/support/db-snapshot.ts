@@ -3,9 +3,10 @@ import fs from 'node:fs';
 
 /**
  * Tables a host's background components write on their own timers, whatever a request does:
- * the pull side's cursor and "last heard" (its first pull may land in the middle of a test).
+ * the pull side's cursor and "last heard" (its first pull may land in the middle of a test),
+ * and the ids the sync worker is given by the service for records it sends meanwhile.
  */
-const BACKGROUND_TABLES = new Set(['pull_state']);
+const BACKGROUND_TABLES = new Set(['pull_state', 'remote_ids']);
 
 /**
  * Row counts of every table, and the files in `filesDir`: equal snapshots before and after

@@ -9,10 +9,12 @@ interface CardPayerFieldProps {
   onChange(value: string): void;
   error?: string;
   review?: string;
+  /** What the reading's choice of payer rests on, while the field holds that choice. */
+  evidence?: string;
 }
 
 /** The payer a card names, picked from every payer the desk knows: at intake and when correcting a card. */
-export function CardPayerField({ id, entities, value, onChange, error, review }: CardPayerFieldProps) {
+export function CardPayerField({ id, entities, value, onChange, error, review, evidence }: CardPayerFieldProps) {
   const picker = usePayerPicker(entities);
   return (
     <Combobox
@@ -25,7 +27,7 @@ export function CardPayerField({ id, entities, value, onChange, error, review }:
       onChange={onChange}
       error={error}
       review={review}
-      hint={value ? undefined : 'The insurance company named on the card.'}
+      hint={value ? (evidence ? `Read from the card: ${evidence}.` : undefined) : 'The insurance company named on the card.'}
     />
   );
 }

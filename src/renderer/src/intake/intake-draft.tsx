@@ -1,10 +1,10 @@
 import { createContext, useCallback, useContext, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import type { InboxItem, Patient } from '../../../shared/contract';
-import { CARD_TEXT_FIELDS, EMPTY_CARD, EMPTY_PATIENT, type CardFormField, type CardFormValues, type PatientFormValues } from './intake-form';
+import { CARD_TEXT_FIELDS, EMPTY_CARD, EMPTY_PATIENT, type CardFormField, type CardFormValues, type PatientFormValues, type ReadPayer } from './intake-form';
 import type { PhotoValue } from './photo-slot';
 
 /** `key` names the photos a reading was for (`inbox:…` for a scan read on arrival). */
-export type Reading = { state: 'idle' } | { state: 'reading'; key: string } | { state: 'done'; key: string; review: number; missing: boolean } | { state: 'failed'; key: string; message: string };
+export type Reading = { state: 'idle' } | { state: 'reading'; key: string } | { state: 'done'; key: string; review: number; missing: boolean; payer?: ReadPayer } | { state: 'failed'; key: string; message: string };
 
 export type ChosenPatient = Pick<Patient, 'id' | 'first_name' | 'last_name' | 'date_of_birth'>;
 

@@ -49,6 +49,12 @@ export function matchPayer(name: string, entities: readonly ClearinghouseEntity[
   );
 }
 
+/** The payer the reading chose, and what that rests on ("the website bcbsil.com"). */
+export interface ReadPayer {
+  id: string;
+  evidence: string;
+}
+
 /**
  * What was read off the card merged into the form: what a person typed wins, read values
  * fill the blanks (a field typed and then emptied is a blank). Says which fields to check
@@ -60,7 +66,7 @@ export function prefillCard(input: {
   touched: ReadonlySet<CardFormField>;
   fields: ExtractedFields;
   entities: readonly ClearinghouseEntity[];
-}): { values: CardFormValues; review: Set<CardFormField>; missing: Set<CardFormField> } {
+}): { values: CardFormValues; review: Set<CardFormField>; missing: Set<CardFormField>; payer?: ReadPayer } {
   const values = { ...input.values };
   const review = new Set<CardFormField>();
   const typed = (field: CardFormField) => input.touched.has(field) && values[field].trim() !== '';
@@ -71,13 +77,15 @@ export function prefillCard(input: {
     if (read.confidence < LOW_CONFIDENCE) review.add(field);
   }
   const payer = input.fields.payer_name;
+  let read: ReadPayer | undefined;
   if (payer?.value.trim() && !typed('payer_id')) {
     const match = matchPayer(payer.value, input.entities);
     if (match) values.payer_id = match.id;
     if (!match || payer.confidence < LOW_CONFIDENCE) review.add('payer_id');
+    if (match && payer.evidence) read = { id: match.id, evidence: payer.evidence };
   }
   const missing = new Set<CardFormField>(values.member_id.trim() ? [] : ['member_id']);
-  return { values, review, missing };
+  return { values, review, missing, ...(read ? { payer: read } : {}) };
 }
 
 /** A saved card's fields as the form shows them, for correcting it. */

@@ -14,6 +14,7 @@ import {
   cardFieldErrors,
   patientCreateInput,
   prefillCard,
+  type ReadPayer,
   type CardFormField,
   type CardTextField,
 } from '../intake/intake-form';
@@ -114,13 +115,13 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   // The reading answers later: it must fill in the form as it is then, not as it was asked.
   const latest = useRef({ card, touched, entityList });
   latest.current = { card, touched, entityList };
-  const applyExtraction = (fields: ExtractedFields): { review: number; missing: boolean } => {
+  const applyExtraction = (fields: ExtractedFields): { review: number; missing: boolean; payer?: ReadPayer } => {
     const { card: values, touched: typed, entityList: entitiesNow } = latest.current;
     const filled = prefillCard({ values, touched: typed, fields, entities: entitiesNow });
     setCard(filled.values);
     setReview(filled.review);
     setMissing(filled.missing);
-    return { review: filled.review.size, missing: filled.missing.size > 0 };
+    return { review: filled.review.size, missing: filled.missing.size > 0, ...(filled.payer ? { payer: filled.payer } : {}) };
   };
   const applyLatest = useRef(applyExtraction);
   applyLatest.current = applyExtraction;
@@ -434,6 +435,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
             onChange={(v) => setCardField('payer_id', v)}
             error={cardErrors.insurance_carrier_ids ?? cardErrors.payer_id}
             review={review.has('payer_id') ? 'Check this: the payer on the card was not clear.' : undefined}
+            evidence={reading.state === 'done' && reading.payer?.id === card.payer_id ? reading.payer.evidence : undefined}
           />
           <div className="card-fields">{CARD_TEXT_FIELDS.map(cardField)}</div>
           {(cardErrors.front_photo_object_key || cardErrors.back_photo_object_key || cardErrors.patient_id) && (
