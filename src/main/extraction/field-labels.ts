@@ -119,6 +119,16 @@ export interface LabelMatch {
 
 const MANGLED_ID = /^[1Il|][DPO0]#?:?$/;
 
+/** A three-letter token one letter from BIN or PCN, followed by a value of that label's shape. */
+function mangledRxLabel(tokens: string[], i: number): 'rx_bin' | 'rx_pcn' | undefined {
+  const form = labelForm(tokens[i]).replace(/#$/, '');
+  const next = tokens[i + 1]?.replace(/[^A-Za-z0-9]/g, '') ?? '';
+  if (form.length !== 3 || BY_FORM.has(form) || tokens.length !== i + 2) return undefined;
+  if (withinOneEdit(form, 'BIN') && /^\d{6}$/.test(next)) return 'rx_bin';
+  if (withinOneEdit(form, 'PCN') && /^[A-Z0-9]{2,10}$/.test(next) && /[A-Z]/.test(next) === /^[A-Z]/.test(next)) return 'rx_pcn';
+  return undefined;
+}
+
 /** Tokens OCR makes of a printed "#" after a label ("Member 4", "Group H"). */
 const HASH_LIKE = new Set(['#', '4', 'H', '*', '+', '#:']);
 
@@ -132,6 +142,10 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
   // "ID" is short enough that OCR often mangles it ("Ip", "1D", "lD"): accept those at
   // the start of a segment; the value must then still look like a member id.
   if (MANGLED_ID.test(tokens[i]) && !midSegment) best = { field: 'member_id', start: i, end: i + 1, quality: 0.85 };
+  // "BIN" and "PCN" are as short, and printed small: one letter misread ("ain", "pen:") is
+  // still the label when what follows has the value's strict shape (NCPDP: a BIN is six digits).
+  const mangledRx = mangledRxLabel(tokens, i);
+  if (mangledRx && !midSegment) best = { field: mangledRx, start: i, end: i + 1, quality: 0.85 };
   for (let k = i; k < Math.min(tokens.length, i + 4); k++) {
     const token = tokens[k];
     // A caption and its translation after a slash in one word: "Number/Número", "Name/Nombre".

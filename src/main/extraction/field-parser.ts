@@ -247,7 +247,7 @@ function unlabelledName(segments: Segment[], used: Set<Segment>, anchor: Segment
 }
 
 /** Words that make a line a plan's product name: plan types and the words products are named with. */
-const PLAN_TYPE = /\b(PPO|HMO|POS|EPO|HDHP|HSA|PLUS|CHOICE|ADVANTAGE|SELECT|GOLD|SILVER|BRONZE|PLATINUM|ESSENTIALS?|PREMIER|FREEDOM|LIBERTY|METRO|MEDI-CAL|MARKETPLACE|LOCALPLUS|NAVIGATE|OPTIONS|CORE|SAVINGS|OAP|PLAN|BALANCED|SECURE|DUAL|COVERED|MANAGED|OPEN ACCESS|HEALTHY|COMMUNITY|CARE \d+)\b/gi;
+const PLAN_TYPE = /\b(BLUE(?!CROSS|SHIELD)[A-Z]{4,}|PPO|HMO|POS|EPO|HDHP|HSA|PLUS|CHOICE|ADVANTAGE|SELECT|GOLD|SILVER|BRONZE|PLATINUM|ESSENTIALS?|PREMIER|FREEDOM|LIBERTY|METRO|MEDI-CAL|MARKETPLACE|LOCALPLUS|NAVIGATE|OPTIONS|CORE|SAVINGS|OAP|PLAN|BALANCED|SECURE|DUAL|COVERED|MANAGED|OPEN ACCESS|HEALTHY|COMMUNITY|CARE \d+)\b/gi;
 /** Words of sentences and of other lines: a plan name is a name, not a sentence. */
 const SENTENCE_WORDS = /\b(with|by|for|to|and|out|from|your|you|is|are|this|only)\b/i;
 
@@ -261,7 +261,8 @@ const SENTENCE_WORDS = /\b(with|by|for|to|and|out|from|your|you|is|are|this|only
 function unlabelledPlan(segments: Segment[], used: Set<Segment>, names: readonly string[]): Candidate | null {
   let best: { c: Candidate; score: number } | null = null;
   for (const s of segments) {
-    if (used.has(s) || startsWithLabel(s) || isPayerMark(s, names) || /\d{3}/.test(s.text)) continue;
+    // Numbers of a plan's own name ("Gold 1500 EPO", "Silver 70") are allowed; an id, a phone or a date is not.
+    if (used.has(s) || startsWithLabel(s) || isPayerMark(s, names) || /\d{5}|\d[-/.]\d/.test(s.text)) continue;
     const words = s.text.split(/\s+/).length;
     const kinds = new Set((s.text.match(PLAN_TYPE) ?? []).map((w) => w.toUpperCase()));
     if (kinds.size === 0 || words > 7 || SENTENCE_WORDS.test(s.text)) continue;

@@ -294,5 +294,20 @@ describe('field parser', () => {
   it('reads the pharmacy card\'s RxID as the member id', () => {
     expect(parse(line(40, 200, 'RxID: W911574626'), line(40, 260, 'RxBIN: 011552')).member_id?.value).toBe('W911574626');
   });
+
+  it('reads a BIN or PCN label misread by one letter when the value has the label\'s shape (six digits for a BIN)', () => {
+    expect(values(parse(line(620, 400, 'ain 610591'), line(620, 450, 'pen: PCS')))).toMatchObject({ rx_bin: '610591', rx_pcn: 'PCS' });
+    // Not a BIN without six digits after it, nor mid-sentence.
+    expect(parse(line(620, 400, 'ain 61059')).rx_bin).toBeUndefined();
+    expect(parse(line(40, 400, 'Call the main 610591 line')).rx_bin).toBeUndefined();
+  });
+
+  it('finds an unlabelled plan with its numbers ("Gold 1500 EPO") or a Blue product name, as a lead', () => {
+    const gold = parse(line(40, 40, 'aetna', 50), line(700, 40, 'Gold 1500 EPO', 30), line(40, 200, 'Member ID W123456789'));
+    expect(gold.plan_name?.value).toBe('Gold 1500 EPO');
+    expect(gold.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    const blue = parse(line(40, 40, 'BlueCross BlueShield', 50), line(40, 100, 'of Texas', 30), line(850, 40, 'BlueEssentials', 30), line(40, 200, 'Member ID XYZ123456789'));
+    expect(blue.plan_name?.value).toBe('BlueEssentials');
+  });
 });
 
