@@ -373,6 +373,8 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
   for (const segment of segments) {
     if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE_LIKE.test(segment.text)) continue;
     for (const word of segment.words) {
+      // A date ("07-01-1986") run together is eight digits, not an id.
+      if (DATE_LIKE.test(word.text)) continue;
       const raw = word.text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
       if (!ID_SHAPE.test(raw)) continue;
       const formatted = FIELD_FORMATS.member_id(raw);
@@ -386,6 +388,7 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
   return best?.c ?? null;
 }
 const PHONE_LIKE = /\d{3}[-. )]\s?\d{3}[-. ]\d{4}/;
+const DATE_LIKE = /\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}/;
 
 /** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
 function pageRows(segments: Segment[]): Segment[][] {

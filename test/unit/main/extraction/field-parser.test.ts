@@ -288,7 +288,7 @@ describe('field parser', () => {
     );
     expect(fields.member_id).toMatchObject({ value: 'W123456789' });
     expect(fields.member_id!.confidence).toBeLessThan(REVIEW_BELOW);
-    expect(parse(line(40, 120, 'Health Plan (80840) 9140461101'), line(40, 600, 'Call 1-800-555-0199', 18)).member_id).toBeUndefined();
+    expect(parse(line(40, 120, 'Health Plan (80840) 9140461101'), line(40, 600, 'Call 1-800-555-0199', 18), line(40, 300, '07-01-1986', 30)).member_id).toBeUndefined();
   });
 
   it('reads the pharmacy card\'s RxID as the member id', () => {
