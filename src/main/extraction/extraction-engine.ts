@@ -312,6 +312,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     // Only a name- or plan-like line (or nothing) and no label, id, Rx code or payer.
     if (!CARD_EVIDENCE.some((f) => fields[f])) {
       if (blurred) throw retake('retake_blurry');
+      // Nothing read and a reflection over the card: the glare is why.
+      if (front && front.glare >= GLARE_RETAKE) throw retake('retake_glare');
       // Plenty of words and none of a card's (a card's back speaks of members, claims and
       // providers): a letter, a form, a screen, not a card.
       const words = firstPages.flatMap((page) => page.lines.flatMap((line) => line.words.filter((w) => /\p{L}{3}/u.test(w.text) && w.confidence > 60)));
