@@ -101,7 +101,7 @@ for (const size of SIZES) {
       await expect(page.locator('tr[data-status="no_card"]')).toContainText('Vale, Ida');
       await expect(page.locator('tr[data-status]').first()).not.toHaveAttribute('data-status', 'ready');
       await desk.shot('04-worklist-checked');
-      await ready.first().scrollIntoViewIfNeeded();
+      await ready.last().scrollIntoViewIfNeeded();
       await desk.shot('05-worklist-ready-rows');
 
       // --- A walk-in with a card: Intake by its key, the photo read, the member offered as the patient.
@@ -120,6 +120,8 @@ for (const size of SIZES) {
       const walkIn = { first: await page.getByLabel('First name', { exact: true }).inputValue(), last: await page.getByLabel('Last name', { exact: true }).inputValue() };
       expect(walkIn.first).not.toBe('');
       await desk.shot('06-walk-in-read');
+      await memberIdField(page).scrollIntoViewIfNeeded();
+      await desk.shot('06b-walk-in-card-beside-photo');
       await saveReadCard(page);
       await expect(heading(`Eligibility — ${walkIn.last}, ${walkIn.first}`)).toBeVisible();
       await runCheck(page, { serviceType: OFFICE_VISIT });
@@ -159,6 +161,8 @@ for (const size of SIZES) {
       await expect(summary.getByTestId('plan-state')).toHaveText('Active');
       await expect(failure).toHaveCount(0);
       await desk.shot('10-rejection-come-back');
+      await cardSelect.scrollIntoViewIfNeeded();
+      await desk.shot('10b-rejection-come-back-card');
 
       // --- Going live: a second sandbox stands in for the practice's real service, set in Settings as a person would.
       live = await startSandbox({ apiKey: LIVE_KEY, port: 0, delayMs: 300 });
@@ -175,6 +179,8 @@ for (const size of SIZES) {
       if (await confirm.isVisible()) await confirm.getByRole('button', { name: 'Switch and send them there' }).click();
       await expect(connected).toContainText('Connected.');
       await expect(page.getByRole('region', { name: 'Sandbox mode' })).toHaveCount(0);
+      // The badge follows the sync worker: "Not tried yet" until it has reached the new service.
+      await expect(page.getByRole('heading', { name: 'Eligibility service' }).locator('xpath=..').getByText('Connected', { exact: true })).toBeVisible({ timeout: 20_000 });
       await desk.shot('12-settings-live');
 
       // The walk-in, registered with the sandbox before the switch, is checked on the live service.
@@ -205,7 +211,11 @@ for (const size of SIZES) {
       await desk.shot('14-sync-after-switch');
       await page.keyboard.press('Alt+1');
       await search.fill('');
-      await expect(page.getByRole('option', { name: new RegExp(`${walkIn.last}, ${walkIn.first}`) })).toContainText('Active');
+      const walkInRow = page.getByRole('option', { name: new RegExp(`${walkIn.last}, ${walkIn.first}`) });
+      await expect(walkInRow).toContainText('Active');
+      // Nothing of the name is cut, at either size (it was "Fitzgerald, Jenn…" at 1024 px).
+      const nameCut = await walkInRow.locator('.today-row__name').evaluate((el) => el.scrollWidth > el.clientWidth || el.scrollHeight > el.clientHeight);
+      expect(nameCut, 'the walk-in’s name is cut on Today').toBe(false);
       await desk.shot('15-today-end-of-day');
       expect(desk.consoleProblems()).toEqual([]);
     });
