@@ -2,7 +2,7 @@ import type { Page, Route } from '@playwright/test';
 import { makePng } from '@test/support/images';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
-import { fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
+import { chooseFront, fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
 import { expect, test, type Desk } from './fixtures';
 
 // Issue 14, item 6: an intake that never loses what was read off the card.
@@ -22,12 +22,6 @@ function storedCards(desk: Desk): StoredCard[] {
 
 function count(desk: Desk, table: 'patients' | 'insurance_cards'): number {
   return (desk.web.host.database.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-}
-
-async function chooseFront(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Choose front photo…' }).click();
-  await (await chooser).setFiles(file);
 }
 
 /** Neither the window nor the desk's scrolling main area scrolls sideways. */

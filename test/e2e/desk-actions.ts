@@ -10,7 +10,7 @@ export interface NewPatient {
   dob: string;
 }
 
-export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings' | 'Audit log'): Promise<void> {
+export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings' | 'Audit log' | 'Schedule'): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
 }
 
@@ -34,6 +34,27 @@ export async function choose(combobox: Locator, text: string): Promise<void> {
 export async function choosePayer(page: Page, name: string): Promise<void> {
   await choose(page.getByRole('combobox', { name: 'Payer' }), name);
   await expect(page.getByRole('combobox', { name: 'Payer' })).toHaveValue(name);
+}
+
+/** A card's front photo chosen from the computer through the slot's file picker. */
+export async function chooseFront(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Choose front photo…' }).click();
+  await (await chooser).setFiles(file);
+}
+
+/** Tomorrow on this computer, as a scheduling system's M/D/YYYY and as the host's YYYY-MM-DD. */
+export function tomorrow(): { us: string; iso: string } {
+  const now = new Date();
+  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+  return { us: `${d.getMonth() + 1}/${d.getDate()}/${d.getFullYear()}`, iso: `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}` };
+}
+
+/** A schedule export dropped on the Schedule screen, as a file dragged from the desktop. */
+export async function dropSchedule(page: Page, name: string, csv: string): Promise<void> {
+  // The DataTransfer is made in the page: DOM types are the page's, not this file's.
+  const drop = await page.evaluateHandle(`(() => { const t = new DataTransfer(); t.items.add(new File([${JSON.stringify(csv)}], ${JSON.stringify(name)}, { type: 'text/csv' })); return t; })()`);
+  await page.getByTestId('schedule-drop').dispatchEvent('drop', { dataTransfer: drop });
 }
 
 export function memberIdField(page: Page): Locator {

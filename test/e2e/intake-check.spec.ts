@@ -1,6 +1,6 @@
 import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
 import { scannedCardWithCopay } from './card-images';
-import { fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
+import { chooseFront, fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
 import { SCREENSHOT_DIR, expect, test } from './fixtures';
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
@@ -24,9 +24,7 @@ test('intake from a card photo pre-fills the card, and the check shows the sandb
 
   await openScreen(page, 'Intake');
   await fillNewPatient(page, { first: 'Ada', last: 'Lovelace', dob: '12/10/1985' });
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Choose front photo…' }).click();
-  await (await chooser).setFiles({ name: card.file, mimeType: card.content_type, buffer: card.bytes });
+  await chooseFront(page, { name: card.file, mimeType: card.content_type, buffer: card.bytes });
 
   // Pre-filled from the photo, with anything unsure marked for review.
   await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 20_000 });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
-import { fillNewPatient, memberIdField, openScreen, saveReadCard } from './desk-actions';
+import { chooseFront, fillNewPatient, memberIdField, openScreen, saveReadCard } from './desk-actions';
 import { expect, test, type Desk } from './fixtures';
 
 // Issue 26, items 5 and 6 (and two Low ones): an intake keeps its draft until it is saved or
@@ -9,12 +9,6 @@ import { expect, test, type Desk } from './fixtures';
 
 function count(desk: Desk, table: 'patients' | 'insurance_cards'): number {
   return (desk.web.host.database.sqlite.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-}
-
-async function chooseFront(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
-  const chooser = page.waitForEvent('filechooser');
-  await page.getByRole('button', { name: 'Choose front photo…' }).click();
-  await (await chooser).setFiles(file);
 }
 
 const intakeHeading = (page: Page) => page.getByRole('heading', { level: 1, name: 'Intake' });

@@ -1,13 +1,7 @@
 import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { seriousViolations } from './axe';
+import { dropSchedule, tomorrow } from './desk-actions';
 import { expect, test } from './fixtures';
-
-/** Tomorrow on this computer, as a scheduling system's M/D/YYYY. */
-function tomorrow(): string {
-  const now = new Date();
-  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
-  return `${d.getMonth() + 1}/${d.getDate()}/${d.getFullYear()}`;
-}
 
 const SIZES = [
   { name: '1366x820', width: 1366, height: 820 },
@@ -27,7 +21,7 @@ for (const size of SIZES) {
       await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: /^Schedule/ }).click();
       await expect(page.getByRole('heading', { name: 'Schedule', level: 1 })).toBeVisible();
 
-      const day = tomorrow();
+      const day = tomorrow().us;
       // Member ids the sandbox answers active with an office-visit copay (docs/sandbox.md).
       const csv = [
         'Appt ID,Appt Date,Time,Patient,DOB,Member ID,Payer,Group Number,Relationship,Visit Type',
@@ -36,10 +30,7 @@ for (const size of SIZES) {
         `E-3,${day},9:40 AM,"Poe, Ann",5/6/1990,,,,,Office Visit`,
         `E-4,${day},10:00 AM,"Blue, Bea",7/8/1985,W100200305,Blue Cross,,Self,Office Visit`,
       ].join('\r\n');
-      const drop = await page.evaluateHandle(
-        `(() => { const t = new DataTransfer(); t.items.add(new File([${JSON.stringify(csv)}], 'tomorrow.csv', { type: 'text/csv' })); return t; })()`,
-      );
-      await page.getByTestId('schedule-drop').dispatchEvent('drop', { dataTransfer: drop });
+      await dropSchedule(page, 'tomorrow.csv', csv);
       const preview = page.getByTestId('schedule-preview');
       await expect(preview).toContainText('tomorrow.csv: 4 rows');
       // The insurance columns are recognised by their header names, each changeable.

@@ -1,13 +1,7 @@
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { seriousViolations } from './axe';
+import { dropSchedule, tomorrow } from './desk-actions';
 import { expect, test } from './fixtures';
-
-/** Tomorrow on this computer, as a scheduling system's M/D/YYYY and as the host's YYYY-MM-DD. */
-function tomorrow(): { us: string; iso: string } {
-  const now = new Date();
-  const d = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
-  return { us: `${d.getMonth() + 1}/${d.getDate()}/${d.getFullYear()}`, iso: `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}` };
-}
 
 // Issue 16, end to end: drop a schedule export, correct a column, check tomorrow, fix a rejection.
 test('drop a schedule, correct a column, check tomorrow with progress, and fix a rejection from the worklist', async ({ desk }) => {
@@ -37,11 +31,7 @@ test('drop a schedule, correct a column, check tomorrow with progress, and fix a
     `${day.us},9:20 AM,"Garcia, María",3/14/1978,"${SEED_PROVIDERS[1].name}",Follow up`,
     `${day.us},9:40 AM,"Lee, Ann",7/7/1990,"${SEED_PROVIDERS[1].name}",Office Visit`,
   ].join('\r\n');
-  // A file dropped from the desktop: a DataTransfer made in the page (DOM types are the page's, not this file's).
-  const drop = await page.evaluateHandle(
-    `(() => { const t = new DataTransfer(); t.items.add(new File([${JSON.stringify(csv)}], 'tomorrow.csv', { type: 'text/csv' })); return t; })()`,
-  );
-  await page.getByTestId('schedule-drop').dispatchEvent('drop', { dataTransfer: drop });
+  await dropSchedule(page, 'tomorrow.csv', csv);
 
   const preview = page.getByTestId('schedule-preview');
   await expect(preview).toContainText('tomorrow.csv: 3 rows');

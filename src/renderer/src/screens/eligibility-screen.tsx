@@ -130,7 +130,7 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
   const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
   const providerName = (id: string | undefined) => providers.find((p) => p.id === id)?.name;
 
-  const runCheck = async (useCardId: string | undefined) => {
+  const runCheck = async (useCardId: string | undefined, askAbout: ServiceType = serviceType) => {
     const missing: FieldMessages = {};
     if (!useCardId) missing.insurance_card_id = 'Add a card for this patient first.';
     if (!providerId) missing.provider_id = 'Choose the provider the patient will see.';
@@ -138,7 +138,7 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
     setErrors(missing);
     setRunError(null);
     if (Object.keys(missing).length > 0 || !useCardId) return;
-    const result = await bridge.checks.create({ insurance_card_id: useCardId, provider_id: providerId, clearinghouse_entity_id: payerId, service_type: serviceType });
+    const result = await bridge.checks.create({ insurance_card_id: useCardId, provider_id: providerId, clearinghouse_entity_id: payerId, service_type: askAbout });
     if (!result.ok) {
       setErrors(plainFieldErrors(result.error, CHECK_LABELS));
       setRunError(formMessage(result.error));
@@ -181,7 +181,9 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
         useCard = created.value;
         setCardId(created.value.id);
       }
-      await runCheck(useCard?.id);
+      // Run again, the check asks what the refused one asked (a batch's check asks about the
+      // appointment's visit type, not the screen's default), unless the person chose a type since.
+      await runCheck(useCard?.id, !serviceTypeTouched && shown ? shown.service_type : serviceType);
     } finally {
       setBusy(false);
     }
