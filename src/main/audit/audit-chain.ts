@@ -2,7 +2,8 @@ import { createHmac, hkdfSync } from 'node:crypto';
 import type { AuditVerification } from '../../shared/bridge/security-contract';
 import type { Db } from '../db/open-database';
 
-type SqliteHandle = Db['$client'];
+// The two SQLite bindings (the host's Drizzle client, a raw cipher connection) share this much.
+type SqliteHandle = Pick<Db['$client'], 'prepare' | 'transaction'>;
 
 /**
  * The audit log's chain of seals (issue 28): each entry carries an HMAC-SHA256 over its own
@@ -119,8 +120,9 @@ export function verifyAuditChain(sqlite: SqliteHandle, key: Buffer): AuditVerifi
         return broken(position - 1, 'inserted', row.seq, position, `Not intact: entry #${row.seq} (position ${position} in the log) was added outside Coverdesk: it carries no seal. The ${plural(position - 1, 'entry', 'entries')} before it are intact.`);
       }
       if (row.hash !== sealAuditEntry(key, previous, row)) {
-        // The next entry chains from the entry before this one: this one was slipped in between.
-        if (next?.hash && next.hash === sealAuditEntry(key, previous, next)) {
+        // The next entry chains from the entry before this one (numbered one lower, if the
+        // entries after were renumbered to make room): this one was slipped in between.
+        if (next?.hash && (next.hash === sealAuditEntry(key, previous, next) || next.hash === sealAuditEntry(key, previous, { ...next, seq: next.seq - 1 }))) {
           return broken(position - 1, 'inserted', row.seq, position, `Not intact: entry #${row.seq} (position ${position} in the log) was inserted: the entries around it were chained without it.`);
         }
         const tail = next === null ? ' (or, as it is the newest entry, added outside Coverdesk)' : '';
