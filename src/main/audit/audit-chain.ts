@@ -82,6 +82,13 @@ export function sealEntriesFromBeforeTheChain(sqlite: SqliteHandle, key: Buffer)
 
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
+/** What still stands: the entries before the break (`them`: more than one entry went). */
+function intactBefore(n: number, them = false): string {
+  const it = them ? 'them' : 'it';
+  if (n === 0) return '';
+  return n === 1 ? ` The entry before ${it} is intact.` : ` The ${plural(n, 'entry', 'entries')} before ${it} are intact.`;
+}
+
 function broken(count: number, problem: 'changed' | 'removed' | 'inserted', seq: number, position: number, message: string): AuditVerification {
   return { intact: false, count, problem, seq, position, message };
 }
@@ -113,11 +120,11 @@ export function verifyAuditChain(sqlite: SqliteHandle, key: Buffer): AuditVerifi
           previousSeq + 1,
           position,
           `Not intact: ${missing === 1 ? `entry #${previousSeq + 1} was` : `entries #${previousSeq + 1} to #${row.seq - 1} were`} removed ` +
-            `(position ${position} in the log, just before entry #${row.seq}). The ${plural(position - 1, 'entry', 'entries')} before it are intact.`,
+            `(position ${position} in the log, just before entry #${row.seq}).${intactBefore(position - 1)}`,
         );
       }
       if (row.hash === null) {
-        return broken(position - 1, 'inserted', row.seq, position, `Not intact: entry #${row.seq} (position ${position} in the log) was added outside Coverdesk: it carries no seal. The ${plural(position - 1, 'entry', 'entries')} before it are intact.`);
+        return broken(position - 1, 'inserted', row.seq, position, `Not intact: entry #${row.seq} (position ${position} in the log) was added outside Coverdesk: it carries no seal.${intactBefore(position - 1)}`);
       }
       if (row.hash !== sealAuditEntry(key, previous, row)) {
         // The next entry chains from the entry before this one (numbered one lower, if the
@@ -131,7 +138,7 @@ export function verifyAuditChain(sqlite: SqliteHandle, key: Buffer): AuditVerifi
           'changed',
           row.seq,
           position,
-          `Not intact: entry #${row.seq} (position ${position} in the log) was changed after it was written${tail}: it no longer matches its seal. The ${plural(position - 1, 'entry', 'entries')} before it are intact.`,
+          `Not intact: entry #${row.seq} (position ${position} in the log) was changed after it was written${tail}: it no longer matches its seal.${intactBefore(position - 1)}`,
         );
       }
       previous = row.hash;
@@ -149,7 +156,7 @@ export function verifyAuditChain(sqlite: SqliteHandle, key: Buffer): AuditVerifi
       'removed',
       first,
       position + 1,
-      `Not intact: the newest ${top === first ? `entry (#${first}) was` : `entries (#${first} to #${top}) were`} removed (position ${position + 1} in the log onwards). The ${plural(position, 'entry', 'entries')} before ${top === first ? 'it' : 'them'} are intact.`,
+      `Not intact: the newest ${top === first ? `entry (#${first}) was` : `entries (#${first} to #${top}) were`} removed (position ${position + 1} in the log onwards).${intactBefore(position, top !== first)}`,
     );
   }
   return { intact: true, count: position, message: `Intact: all ${plural(position, 'entry', 'entries')} match their seals, in order, none missing.` };
