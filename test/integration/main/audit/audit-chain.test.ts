@@ -129,6 +129,20 @@ describe('the audit chain', () => {
     expect(await verify()).toMatchObject({ intact: false, problem: 'changed', seq: 2 });
   });
 
+  it('the database still refuses UPDATE and DELETE; the one update it allows is sealing an unsealed entry, its content untouched', async () => {
+    await aRealRun();
+    const sqlite = fx.host.database.sqlite;
+    expect(() => sqlite.prepare('UPDATE audit_log SET hash = NULL WHERE seq = 1').run()).toThrow(/append-only/);
+    expect(() => sqlite.prepare("UPDATE audit_log SET hash = 'x' WHERE seq = 1").run()).toThrow(/append-only/);
+    expect(() => sqlite.prepare("UPDATE audit_log SET actor = 'someone else' WHERE seq = 1").run()).toThrow(/append-only/);
+    expect(() => sqlite.prepare('DELETE FROM audit_log WHERE seq = 8').run()).toThrow(/append-only/);
+    // An unsealed entry (as from before the chain) may be sealed, but not rewritten while at it.
+    sqlite.prepare("INSERT INTO audit_log (at, actor, action, record_id) VALUES ('2026-01-01T00:00:00.000Z', 'frontdesk1', 'view', 'pat_01JAAAAAAAAAAAAAAAAAAAAAAA')").run();
+    expect(() => sqlite.prepare("UPDATE audit_log SET hash = 'x', actor = 'someone else' WHERE seq = 9").run()).toThrow(/append-only/);
+    expect(() => sqlite.prepare("UPDATE audit_log SET hash = 'x', at = '2026-02-01T00:00:00.000Z' WHERE seq = 9").run()).toThrow(/append-only/);
+    expect(await verify()).toMatchObject({ intact: false, problem: 'inserted', seq: 9 });
+  });
+
   it('keeps PHI out of what it says', async () => {
     await aRealRun();
     tamper("UPDATE audit_log SET actor = 'x' WHERE seq = 1");
