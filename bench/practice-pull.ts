@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { createAuditLog } from '@src/main/audit/audit-log';
 import { createHost } from '@src/main/host/create-host';
 import { createHttpV1Client } from '@src/main/http/v1-client';
 import { createPullEngine, type PullFeed } from '@src/main/sync/pull-engine';
@@ -31,7 +30,7 @@ async function bootstrap(dataDir: string, upstream: Upstream): Promise<Bootstrap
   const db = host.database.db;
   const client = createHttpV1Client({ baseUrl: upstream.url, apiKey: upstream.apiKey, timeoutMs: 60_000 });
   const feed: PullFeed = { key: upstream.url, changes: (params) => client.changes!(params) };
-  const engine = createPullEngine({ db, clock: host.clock, ids: host.ids, audit: createAuditLog({ db, clock: host.clock, actor: 'bench' }) });
+  const engine = createPullEngine({ db, clock: host.clock, ids: host.ids, audit: host.audit });
   // Meanwhile the desk registers someone every 100 ms, as a front desk would.
   const createMs: number[] = [];
   let running = true;

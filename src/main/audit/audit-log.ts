@@ -1,15 +1,18 @@
 import os from 'node:os';
-import { AuditRecordId, type AuditAction, type AuditEntry } from '../../shared/bridge/security-contract';
+import { AuditRecordId, type AuditAction, type AuditEntry, type AuditVerification } from '../../shared/bridge/security-contract';
 import { toTimestamp } from '../../shared/contract';
 import { parseOrThrow } from '../../shared/service-error';
 import type { Db } from '../db/open-database';
 import type { Clock } from '../support/clock';
+import { prepareChainHead, sealAuditEntry, verifyAuditChain } from './audit-chain';
 
 export interface AuditLog {
   /** Appends one entry. The record id must be an id or object key: never free text, never PHI. */
   append(action: AuditAction, recordId: string): AuditEntry;
   /** Newest first, `limit` entries below `before` (a seq). */
   list(input: { limit: number; before?: number }): { data: AuditEntry[]; next_before: number | null };
+  /** Checks the whole chain: intact, or the first entry changed, removed or inserted. */
+  verify(): AuditVerification;
 }
 
 /** The workstation's user as the operating system knows it: the "who" of every entry. */
@@ -24,21 +27,37 @@ export function workstationUser(): string {
 
 /**
  * The append-only audit log (table `audit_log`; its triggers refuse UPDATE and DELETE, so
- * not even a bug here could rewrite history).
+ * not even a bug here could rewrite history), each entry sealed into the chain
+ * (`audit-chain.ts`). This is the one place entries are written, whatever the path (desk,
+ * local API, batch, sync), so every entry is chained the same way. `key` is the chain's key
+ * (`auditChainKey` of the database key).
  */
-export function createAuditLog(deps: { db: Db; clock: Clock; actor: string }): AuditLog {
+export function createAuditLog(deps: { db: Db; clock: Clock; actor: string; key: Buffer }): AuditLog {
   const sqlite = deps.db.$client;
-  const insert = sqlite.prepare('INSERT INTO audit_log (at, actor, action, record_id) VALUES (?, ?, ?, ?) RETURNING seq, at, actor, action, record_id');
+  const insert = sqlite.prepare('INSERT INTO audit_log (seq, at, actor, action, record_id, hash) VALUES (?, ?, ?, ?, ?, ?)');
   const page = sqlite.prepare('SELECT seq, at, actor, action, record_id FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?');
+  const chainHead = prepareChainHead(sqlite);
+  const write = (entry: AuditEntry): AuditEntry => {
+    // Reading the head and writing the entry must be one transaction: two entries chained
+    // from the same head would break the chain. Inside the caller's transaction (a create's),
+    // it simply joins it: no savepoint on the hot path.
+    const { seq, previous } = chainHead();
+    const sealed = { ...entry, seq };
+    insert.run(seq, sealed.at, sealed.actor, sealed.action, sealed.record_id, sealAuditEntry(deps.key, previous, sealed));
+    return sealed;
+  };
+  const writeAlone = sqlite.transaction(write);
   return {
     append(action, recordId) {
       const id = parseOrThrow(AuditRecordId, recordId);
-      return insert.get(toTimestamp(deps.clock.now()), deps.actor, action, id) as AuditEntry;
+      const entry = { seq: 0, at: toTimestamp(deps.clock.now()), actor: deps.actor, action, record_id: id };
+      return sqlite.inTransaction ? write(entry) : writeAlone(entry);
     },
     list({ limit, before }) {
       const rows = page.all(before ?? Number.MAX_SAFE_INTEGER, limit + 1) as AuditEntry[];
       const data = rows.slice(0, limit);
       return { data, next_before: rows.length > limit ? data[data.length - 1].seq : null };
     },
+    verify: () => verifyAuditChain(sqlite, deps.key),
   };
 }

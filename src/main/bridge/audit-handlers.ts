@@ -14,12 +14,13 @@ export function auditHandlers({
   audit: AuditLog;
   db: Db;
   clock: Clock;
-}): HandlersFor<'audit.list' | 'audit.record' | 'audit.search' | 'audit.export' | 'idleLock.get' | 'idleLock.update'> {
+}): HandlersFor<'audit.list' | 'audit.record' | 'audit.search' | 'audit.export' | 'audit.verify' | 'idleLock.get' | 'idleLock.update'> {
   return {
     'audit.search': async (input) => searchAuditRows({ db }, input),
     'audit.export': async (filter) => exportAuditRows({ db, clock }, filter),
     'audit.list': async (input) => audit.list(input),
     'audit.record': async ({ action, record_id }) => audit.append(action, record_id),
+    'audit.verify': async () => audit.verify(),
     'idleLock.get': async () => readIdleLockSettings(db),
     'idleLock.update': async (input) => saveIdleLockSettings(db, input),
   };

@@ -270,7 +270,8 @@ export const roster = sqliteTable(
 /**
  * Who did what to which record, for the practice's privacy officer: the workstation's OS
  * user, view / create / print / export, a record id, the time. Ids only, never PHI.
- * Append-only: triggers (in the migration) refuse UPDATE and DELETE.
+ * Append-only: triggers (in the migrations) refuse UPDATE and DELETE, except sealing an
+ * entry from before the chain once.
  */
 export const audit_log = sqliteTable('audit_log', {
   seq: integer('seq').primaryKey({ autoIncrement: true }),
@@ -278,6 +279,12 @@ export const audit_log = sqliteTable('audit_log', {
   actor: text('actor').notNull(),
   action: text('action').$type<AuditAction>().notNull(),
   record_id: text('record_id').notNull(),
+  /**
+   * The chain's seal (issue 28): HMAC-SHA256, keyed from the database key, over this entry
+   * and the previous entry's seal (`src/main/audit/audit-chain.ts`). Null only on entries
+   * from before the chain until the host's first start seals them (the checkpoint).
+   */
+  hash: text('hash'),
 });
 
 /**

@@ -24,6 +24,7 @@ import { appointmentRoutes } from '../local-api/appointment-routes';
 import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
+import { auditChainKey, sealEntriesFromBeforeTheChain } from '../audit/audit-chain';
 import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-log';
 import { withAuditTrail } from '../audit/audited-bridge';
 import { withAuditedCreates, withAuditedService } from '../audit/audited-service';
@@ -132,7 +133,11 @@ export function createHost(options: HostOptions): Host {
   seedReferenceData(db);
   const log = options.log ?? createHostLog({ file: logFilePath(options.dataDir), clock });
   const actor = options.actor ?? workstationUser();
-  const audit = createAuditLog({ db, clock, actor });
+  const auditKey = auditChainKey(encryptionKey);
+  // The checkpoint: entries from before the chain are sealed once, so verify covers them from now on.
+  const sealedAtStart = sealEntriesFromBeforeTheChain(db.$client, auditKey);
+  if (sealedAtStart > 0) log.write('audit.checkpoint', { sealed: sealedAtStart });
+  const audit = createAuditLog({ db, clock, actor, key: auditKey });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
   const photoStore = createPhotoStore(paths.photos, { key: encryptionKey });
@@ -168,7 +173,7 @@ export function createHost(options: HostOptions): Host {
     },
   });
   const appointmentDeps = appointmentDepsFor(audit);
-  const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)` });
+  const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)`, key: auditKey });
 
   const components: HostComponent[] = [];
   const localApi = createLocalApi({

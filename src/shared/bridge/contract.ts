@@ -55,6 +55,7 @@ import {
   NoticeInput,
   NoticeShown,
   SessionLocked,
+  AuditVerification,
 } from './security-contract';
 import {
   Appointment,
@@ -165,6 +166,8 @@ export const BRIDGE_METHODS = {
   // The audit screen: rows with names, one per action, filtered; and the same as CSV.
   'audit.search': { input: AuditSearchInput, output: AuditRows },
   'audit.export': { input: AuditFilter, output: AuditExport },
+  /** Checks the audit log's chain of seals: intact, or the first entry changed, removed or inserted. */
+  'audit.verify': { input: z.strictObject({}), output: AuditVerification },
   // The per-workstation PIN (security-contract.ts): the host holds the lock and counts tries.
   'lock.status': { input: z.strictObject({}), output: LockStatus },
   'lock.setPin': { input: LockSetPinInput, output: LockStatus },

@@ -152,3 +152,21 @@ export const LockUnlockInput = z.strictObject({ pin: z.string().max(50) });
 export const NoticeInput = z.strictObject({ kind: z.literal('check_answered'), check_id: prefixedId(ID_PREFIX.electronic_eligibility_check) });
 export type NoticeInput = z.infer<typeof NoticeInput>;
 export const NoticeShown = z.object({ shown: z.boolean() });
+
+/**
+ * What the audit chain's check found (issue 28): every entry sealed and in place, or the
+ * first one that is not. `seq` is the entry's number, `position` its place in the log
+ * (1 = the oldest); `message` says it in plain words.
+ */
+export const AuditVerification = z.discriminatedUnion('intact', [
+  z.object({ intact: z.literal(true), count: z.number().int().nonnegative(), message: z.string() }),
+  z.object({
+    intact: z.literal(false),
+    count: z.number().int().nonnegative(),
+    problem: z.enum(['changed', 'removed', 'inserted']),
+    seq: z.number().int().positive(),
+    position: z.number().int().positive(),
+    message: z.string(),
+  }),
+]);
+export type AuditVerification = z.infer<typeof AuditVerification>;

@@ -37,6 +37,7 @@ export function AuditScreen() {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [note, setNote] = useState<{ tone: 'ok' | 'bad'; text: string } | null>(null);
+  const [verifying, setVerifying] = useState(false);
 
   const filter: AuditFilter = {
     ...(action ? { action: action as AuditFilter['action'] } : {}),
@@ -71,12 +72,25 @@ export function AuditScreen() {
     setNote({ tone: 'ok', text: `Saved ${result.value.rows} ${result.value.rows === 1 ? 'row' : 'rows'} as ${result.value.filename}.` });
   };
 
+  // The whole chain is checked on the host; the answer is already in plain words.
+  const verify = async () => {
+    setNote(null);
+    setVerifying(true);
+    const result = await bridge.audit.verify({});
+    setVerifying(false);
+    if (!result.ok) setNote({ tone: 'bad', text: result.error.message });
+    else setNote({ tone: result.value.intact ? 'ok' : 'bad', text: result.value.message });
+  };
+
   return (
     <div className="screen">
       <div className="screen__header">
-        <ScreenTitle subtitle="Who opened, created, printed or exported which patient’s records on this computer. Entries cannot be changed or deleted.">Audit log</ScreenTitle>
+        <ScreenTitle subtitle="Who opened, created, printed or exported which patient’s records on this computer. Entries cannot be changed or deleted, and Verify shows if anyone tried.">Audit log</ScreenTitle>
         <div className="row">
           <Button onClick={() => void log.refetch()}>Refresh</Button>
+          <Button onClick={() => void verify()} disabled={verifying}>
+            {verifying ? 'Verifying…' : 'Verify'}
+          </Button>
           <Button variant="primary" onClick={() => void exportCsv()}>
             Export CSV
           </Button>

@@ -5,7 +5,6 @@ import { createHttpV1Client } from '@src/main/http/v1-client';
 import { expireCursors } from '@src/main/sandbox/changes-feed';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { createPullEngine, type PullFeed } from '@src/main/sync/pull-engine';
-import { createAuditLog } from '@src/main/audit/audit-log';
 import { ServiceError } from '@src/shared/service-error';
 import type { ReceivedChangesPage } from '@src/shared/contract';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
@@ -28,7 +27,7 @@ describe('pull engine', () => {
     const client = createHttpV1Client({ baseUrl: upstream.sandbox.url, apiKey: upstream.sandbox.apiKey });
     const feed: PullFeed = { key: upstream.sandbox.url, changes: (params) => client.changes!(params) };
     const db = desk.host.database.db;
-    const engine = createPullEngine({ db, clock: desk.host.clock, ids: desk.host.ids, audit: createAuditLog({ db, clock: desk.host.clock, actor: 'pull' }) });
+    const engine = createPullEngine({ db, clock: desk.host.clock, ids: desk.host.ids, audit: desk.host.audit });
     return { engine, feed, db, service: upstream.sandbox.service };
   }
 
