@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { Check } from '../../../shared/contract';
 import { serviceTypeLabel } from '../../../shared/contract';
 import { formatCents, formatPercent, formatWhen } from '../format';
-import type { Accumulator, BenefitSummary, ByNetwork, Copay, Level } from './benefit-summary';
+import type { Accumulator, BenefitSummary, ByNetwork, Copay, Level } from '../../../shared/benefit-summary';
 import { accumulatorCell, accumulatorTile, costTile, NOT_STATED, otherPayerSentence, type TileWords } from './summary-words';
 
 function copayText(copay: Copay): string {
