@@ -124,7 +124,8 @@ export function estimateVisit(input: EstimateInput): EstimateFigures {
     else if (deductible.cents === 0) step('deductible', 'deductible met', 0);
     else if (copay !== null) step('deductible', `${formatCents(low.deductible)} toward the deductible (${whose(deductible.level)} ${formatCents(deductible.cents)} left)`, low.deductible);
     else step('deductible', `up to ${formatCents(Math.min(deductible.cents, allowed))} toward the deductible (${whose(deductible.level)} ${formatCents(deductible.cents)} left)`);
-    if (points === null) step('coinsurance_not_stated', 'coinsurance not stated by the payer: between 0% and 100% of the rest');
+    if (low.rest === 0) step('coinsurance', 'nothing left for coinsurance', 0);
+    else if (points === null) step('coinsurance_not_stated', 'coinsurance not stated by the payer: between 0% and 100% of the rest');
     else if (low.rest === high.rest) step('coinsurance', `${percent(points)} coinsurance on ${formatCents(low.rest)}: ${formatCents(low.coinsurance)}`, low.coinsurance);
     else step('coinsurance', `${percent(points)} coinsurance on what the copay and deductible leave`);
     min = low.total;

@@ -51,6 +51,7 @@ describe('the estimate on real 271s', () => {
     const family = { ...s, deductible: { individual: { in_network: null, out_of_network: null }, family: s.deductible.family } };
     // The family's $186.89 left; $100 allowed: all of it to the deductible, nothing left for coinsurance
     expect(estimate(family, 10000, { network: 'out_of_network' })).toMatchObject({ min_cents: 10000, max_cents: 10000 });
+    expect(estimate(family, 10000, { network: 'out_of_network' }).steps[3]).toEqual({ kind: 'coinsurance', cents: 0, text: 'nothing left for coinsurance' });
     expect(estimate(family, 30000, { network: 'out_of_network' }).steps[2].text).toBe("$186.89 toward the deductible (the family's $186.89 left)");
   });
 
