@@ -122,6 +122,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/fee_schedule/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the practice's fee schedule
+         * @description The expected allowed amounts as CSV or TSV with a header row: a visit type or procedure code column ("Visit type", "Procedure code", "CPT"), a payer column ("Payer": a name or payer id from the payer directory; empty or `default` for every other payer) and an amount column ("Allowed", in dollars). The whole file replaces the fee schedule; any bad row refuses the file (422, every bad row named as `rows[N].field`) and nothing is written, so sending it again is safe.
+         */
+        post: operations["importFeeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/estimates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the patient owes today for a visit
+         * @description From a successful check's benefits and the fee schedule's allowed amount for the visit type at the check's payer (else the default row; without one, the copay alone). Amounts are integer cents; `min_cents` and `max_cents` differ where the payer's figures leave it open, and `steps` say how the figure was reached. A check with no answer yet, or a failed one, is refused (422, `check_not_successful`).
+         */
+        get: operations["getEstimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/patients": {
         parameters: {
             query?: never;
@@ -551,6 +591,43 @@ export interface components {
                 field: string;
                 message: string;
             })[];
+        };
+        FeeScheduleImported: {
+            imported: number;
+            schedule: {
+                rows: {
+                    service: string;
+                    payer: string | null;
+                    clearinghouse_entity_id: string | null;
+                    allowed_cents: number;
+                }[];
+                imported_at: string | null;
+                freshness_days: number;
+            };
+        };
+        Estimate: {
+            /** @enum {string} */
+            network: "in_network" | "out_of_network";
+            /** @enum {string} */
+            basis: "fee_schedule" | "copay_only";
+            allowed_cents: number | null;
+            min_cents: number;
+            max_cents: number | null;
+            exact: boolean;
+            headline: string;
+            steps: {
+                /** @enum {string} */
+                kind: "allowed" | "no_fee_schedule" | "copay" | "copay_not_stated" | "deductible" | "deductible_not_stated" | "coinsurance" | "coinsurance_not_stated" | "out_of_pocket" | "out_of_pocket_met" | "out_of_pocket_not_stated";
+                cents: number | null;
+                text: string;
+            }[];
+            stale: boolean;
+            checked_at: string;
+            freshness_days: number;
+            check_id: string;
+            visit_type: string | null;
+            /** @enum {string} */
+            service_type: "abortion" | "acupuncture" | "adjunctive_dental_services" | "aids" | "air_transportation" | "alcoholism" | "allergy" | "allergy_testing" | "alternate_method_dialysis" | "ambulatory_service_center_facility" | "anesthesia" | "anesthesiologist" | "audiology_exam" | "benefit_disclaimer" | "blood_charges" | "brand_name_prescription_drug" | "brand_name_prescription_drug_formulary" | "brand_name_prescription_drug_non_formulary" | "burn_care" | "cabulance" | "cancer" | "cardiac" | "cardiac_rehabilitation" | "case_management" | "chemotherapy" | "chiropractic" | "chiropractic_office_visits" | "chronic_renal_disease_crd_equipment" | "cognitive_therapy" | "consultation" | "coronary_care" | "day_care_psychiatric" | "dental_accident" | "dental_care" | "dental_crowns" | "dermatology" | "diabetic_supplies" | "diagnostic_dental" | "diagnostic_lab" | "diagnostic_medical" | "diagnostic_x_ray" | "dialysis" | "donor_procedures" | "drug_addiction" | "durable_medical_equipment" | "durable_medical_equipment_purchase" | "durable_medical_equipment_rental" | "emergency_services" | "endocrine" | "endodontics" | "escrow_or_impound_service" | "experimental_drug_therapy" | "eye" | "eyewear_and_eyewear_accessories" | "family_planning" | "flu_vaccination" | "frames" | "free_standing_prescription_drug" | "gastrointestinal" | "general_benefits" | "generic_prescription_drug" | "generic_prescription_drug_formulary" | "generic_prescription_drug_non_formulary" | "gynecological" | "health_benefit_plan_coverage" | "home_health_care" | "home_health_prescriptions" | "home_health_visits" | "hospice" | "hospital" | "hospital_ambulatory_surgical" | "hospital_emergency_accident" | "hospital_emergency_medical" | "hospital_inpatient" | "hospital_outpatient" | "hospital_room_and_board" | "immunizations" | "in_vitro_fertilization" | "independent_medical_evaluation" | "infertility" | "inhalation_therapy" | "intensive_care" | "invasive_procedures" | "lenses" | "licensed_ambulance" | "long_term_care" | "lymphatic" | "mail_order_prescription_drug" | "mail_order_prescription_drug_brand_name" | "mail_order_prescription_drug_generic" | "major_medical" | "mammogram_high_risk_patient" | "mammogram_low_risk_patient" | "massage_therapy" | "maternity" | "maxillofacial_prosthetics" | "medical_care" | "medically_related_transportation" | "mental_health" | "mental_health_facility_inpatient" | "mental_health_facility_outpatient" | "mental_health_provider_inpatient" | "mental_health_provider_outpatient" | "mri_cat_scan" | "neonatal_intensive_care" | "neurology" | "newborn_care" | "non_escrow_or_non_impound_service" | "nonmedically_necessary_physical" | "nursery" | "obstetrical" | "obstetrical_gynecological" | "occupational_therapy" | "oncology" | "oral_surgery" | "orthodontics" | "orthopedic" | "other_medical" | "otological_exam" | "partial_hospitalization_psychiatric" | "pathology" | "pediatric" | "periodontics" | "pharmacy" | "physical_medicine" | "physical_therapy" | "physician_visit_office_sick" | "physician_visit_office_well" | "plan_waiting_period" | "pneumonia_vaccine" | "podiatry" | "podiatry_nursing_home_visits" | "podiatry_office_visits" | "pre_admission_testing" | "private_duty_nursing" | "private_duty_nursing_home" | "private_duty_nursing_inpatient" | "professional_physician" | "professional_physician_visit_home" | "professional_physician_visit_inpatient" | "professional_physician_visit_nursing_home" | "professional_physician_visit_office" | "professional_physician_visit_outpatient" | "professional_physician_visit_skilled_nursing_facility" | "prosthetic_device" | "prosthodontics" | "psychiatric" | "psychiatric_inpatient" | "psychiatric_outpatient" | "psychiatric_room_and_board" | "psychotherapy" | "pulmonary" | "pulmonary_rehabilitation" | "radiation_therapy" | "rehabilitation" | "rehabilitation_inpatient" | "rehabilitation_outpatient" | "rehabilitation_room_and_board" | "renal" | "renal_supplies_in_the_home" | "residential_psychiatric_treatment" | "respite_care" | "restorative" | "routine_exam" | "routine_physical" | "routine_preventive_dental" | "screening_laboratory" | "screening_x_ray" | "second_surgical_opinion" | "skilled_nursing_care" | "skilled_nursing_care_room_and_board" | "skin" | "smoking_cessation" | "social_work" | "speech_therapy" | "substance_abuse" | "substance_abuse_facility_inpatient" | "substance_abuse_facility_outpatient" | "surgical" | "surgical_assistance" | "surgical_benefits_facility" | "surgical_benefits_professional_physician" | "third_surgical_opinion" | "transitional_care" | "transitional_nursery_care" | "transplants" | "urgent_care" | "used_durable_medical_equipment" | "vision_optometry" | "well_baby_care";
         };
         Patient: {
             id: string;
@@ -1312,6 +1389,79 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importFeeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+                "text/tab-separated-values": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The fee schedule now in force. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeeScheduleImported"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEstimate: {
+        parameters: {
+            query: {
+                /** @description A check of `GET /v1/electronic_eligibility_checks`. */
+                check_id: string;
+                /** @description The visit type or procedure code the fee schedule is looked up by. */
+                visit_type?: string;
+                /** @description The network to read the benefits for; without it, the one the check's figures speak of (in network first). */
+                network?: "in_network" | "out_of_network";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The estimate. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Estimate"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];

@@ -27,3 +27,26 @@ export function formatAmount(text: string): string {
   const cents = centsFromDecimal(text);
   return cents === null ? text : formatCents(cents);
 }
+
+/** "0.2" → 0.2; null when not a number between 0 and 1. For display only: money is worked out with `basisPointsFromDecimal`. */
+export function fractionFromDecimal(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const value = Number(text);
+  return Number.isFinite(value) && value >= 0 && value <= 1 ? value : null;
+}
+
+/**
+ * A share sent as a decimal fraction ("0.2", "0.125") in whole hundredths of a percent
+ * (2000, 1250), read from the digits so no share is off by a float's last bit; half-up past
+ * the fourth decimal. Null when it is not a plain decimal between 0 and 1.
+ */
+export function basisPointsFromDecimal(text: string | undefined): number | null {
+  if (text === undefined) return null;
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(text.trim());
+  if (!match) return null;
+  const [, whole, fraction = ''] = match;
+  const padded = `${fraction}00000`;
+  let points = Number(whole) * 10000 + Number(padded.slice(0, 4));
+  if (Number(padded[4]) >= 5) points += 1;
+  return points <= 10000 ? points : null;
+}

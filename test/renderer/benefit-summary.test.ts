@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Benefit } from '@src/shared/contract';
-import { accumulatorFrom, summarizeBenefits } from '@src/renderer/src/eligibility/benefit-summary';
-import { centsFromDecimal, fractionFromDecimal } from '@src/renderer/src/eligibility/money';
+import { accumulatorFrom, summarizeBenefits } from '@src/shared/benefit-summary';
+import { centsFromDecimal, fractionFromDecimal } from '@src/shared/money';
 import { accumulatorCell, accumulatorTile, costTile, otherPayerSentence } from '@src/renderer/src/eligibility/summary-words';
 
 function eb(partial: Partial<Benefit> & Pick<Benefit, 'code'>): Benefit {

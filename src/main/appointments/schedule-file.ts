@@ -25,13 +25,13 @@ function fileError(code: string, message: string): ServiceError {
  * bytes that are not valid UTF-8 are read as Windows-1252 (every byte is a character
  * there), so "Peña" is never turned into "Pe�a". UTF-16 is recognised by its byte-order mark.
  */
-export function decodeSchedule(bytes: Uint8Array): { text: string; encoding: ScheduleTable['encoding'] } {
+export function decodeSchedule(bytes: Uint8Array, noun = 'schedule'): { text: string; encoding: ScheduleTable['encoding'] } {
   if (bytes.byteLength > MAX_SCHEDULE_BYTES) {
-    throw new ServiceError('payload_too_large', `A schedule file must be at most ${MAX_SCHEDULE_BYTES / 1024 / 1024} MiB; export one day or one week at a time.`);
+    throw new ServiceError('payload_too_large', `A ${noun} file must be at most ${MAX_SCHEDULE_BYTES / 1024 / 1024} MiB${noun === 'schedule' ? '; export one day or one week at a time' : ''}.`);
   }
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'utf-16le' };
   // NUL bytes do not occur in text: a spreadsheet, a PDF or an image was dropped.
-  if (bytes.includes(0)) throw fileError('not_csv', 'This file is not a CSV or TSV text file. Export the schedule from the scheduling system as CSV (comma- or tab-separated).');
+  if (bytes.includes(0)) throw fileError('not_csv', `This file is not a CSV or TSV text file. Export the ${noun} as CSV (comma- or tab-separated).`);
   try {
     return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes), encoding: 'utf-8' };
   } catch {
@@ -98,10 +98,29 @@ function looksLikeHeader(records: string[][]): boolean {
   return records.length > 1 && !hasDate(records[0]) && hasDate(records[1]);
 }
 
-/** The file as rows of cells, with its header row apart. Refuses what is not a delimited text file. */
+/** What a delimited file holds: its name in messages, and how its header row is recognised. */
+export interface TableKind {
+  noun: string;
+  /** Say what the file needs at the least ("the date, the patient and the date of birth"). */
+  needs: string;
+  looksLikeHeader(records: string[][]): boolean;
+}
+
+const SCHEDULE: TableKind = { noun: 'schedule', needs: 'a schedule needs at least the date, the patient and the date of birth', looksLikeHeader };
+
+/** The schedule file as rows of cells, with its header row apart. Refuses what is not a delimited text file. */
 export function readScheduleTable(bytes: Uint8Array): ScheduleTable {
-  const { text, encoding } = decodeSchedule(bytes);
-  if (text.trim().length === 0) throw fileError('empty_file', 'The file is empty: export the schedule again with its rows.');
+  return readDelimitedTable(bytes, SCHEDULE);
+}
+
+/**
+ * Any desk import's delimited file (a schedule, a fee schedule) as rows of cells: one
+ * reader for every CSV or TSV the desk takes, so encodings, delimiters and quoting are
+ * handled once.
+ */
+export function readDelimitedTable(bytes: Uint8Array, kind: TableKind): ScheduleTable {
+  const { text, encoding } = decodeSchedule(bytes, kind.noun);
+  if (text.trim().length === 0) throw fileError('empty_file', `The file is empty: export the ${kind.noun} again with its rows.`);
   const delimiter = detectDelimiter(text);
   let records: string[][];
   try {
@@ -115,14 +134,14 @@ export function readScheduleTable(bytes: Uint8Array): ScheduleTable {
     }) as string[][];
   } catch (error) {
     const line = (error as { lines?: number }).lines;
-    throw fileError('not_csv', `The file could not be read as CSV${line ? ` (near line ${line})` : ''}: export the schedule from the scheduling system as CSV or TSV.`);
+    throw fileError('not_csv', `The file could not be read as CSV${line ? ` (near line ${line})` : ''}: export the ${kind.noun} as CSV or TSV.`);
   }
   records = records.filter((cells) => cells.some((cell) => cell.length > 0));
   const widest = Math.max(0, ...records.map((cells) => cells.length));
   if (records.length === 0 || widest < 2) {
-    throw fileError('not_csv', 'The file has no columns: a schedule needs at least the date, the patient and the date of birth, separated by commas or tabs.');
+    throw fileError('not_csv', `The file has no columns: ${kind.needs}, separated by commas or tabs.`);
   }
-  const hasHeader = looksLikeHeader(records);
+  const hasHeader = kind.looksLikeHeader(records);
   return {
     encoding,
     delimiter,

@@ -5,7 +5,7 @@ import type { ScheduleFileInput } from '../../shared/bridge/appointment-contract
 import type { HandlersFor } from './handlers';
 
 /** A dropped file's bytes, or pasted text as the UTF-8 it is. */
-function bytesOf(input: ScheduleFileInput): Uint8Array {
+export function bytesOf(input: ScheduleFileInput): Uint8Array {
   return 'text' in input ? new TextEncoder().encode(input.text) : Buffer.from(input.data_base64, 'base64');
 }
 

@@ -21,6 +21,10 @@ import { createExtractionEngine } from '../extraction/extraction-engine';
 import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolderComponent } from '../inbox/hot-folder-component';
 import { appointmentRoutes } from '../local-api/appointment-routes';
+import { combineRoutes, estimateRoutes } from '../local-api/estimate-routes';
+import { estimateHandlers } from '../bridge/estimate-handlers';
+import { createFeeScheduleStore } from '../estimates/fee-schedule';
+import type { EstimateDeps } from '../estimates/estimate-for-check';
 import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
@@ -173,6 +177,8 @@ export function createHost(options: HostOptions): Host {
     },
   });
   const appointmentDeps = appointmentDepsFor(audit);
+  // What the patient owes today (issue 30): the fee schedule and the estimates made from it.
+  const estimateDeps: EstimateDeps = { db, clock, fees: createFeeScheduleStore({ db, clock }), appointmentSettings: appointmentDeps.settings };
   const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)`, key: auditKey });
 
   const components: HostComponent[] = [];
@@ -185,7 +191,7 @@ export function createHost(options: HostOptions): Host {
     ids,
     ...(options.localApi || {}),
     log: log.forComponent('local_api'),
-    routes: appointmentRoutes(appointmentDepsFor(localApiAudit)),
+    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps)),
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
@@ -278,6 +284,7 @@ export function createHost(options: HostOptions): Host {
     noticeHandlers({ notifier: options.notifier, events }),
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner }),
+    estimateHandlers(estimateDeps),
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

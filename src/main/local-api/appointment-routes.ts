@@ -9,9 +9,9 @@ import { MAX_JSON_BYTES } from '../../shared/contract';
 import { parseOrThrow, ServiceError } from '../../shared/service-error';
 import { z } from 'zod';
 
-const CSV_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
+export const CSV_TYPES = ['text/csv', 'text/tab-separated-values', 'text/plain'];
 
-function accepts(types: string[], message: string): MiddlewareHandler {
+export function accepts(types: string[], message: string): MiddlewareHandler {
   return async (c, next) => {
     const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (!types.includes(type)) throw new ServiceError('unsupported_media_type', message);
@@ -19,11 +19,11 @@ function accepts(types: string[], message: string): MiddlewareHandler {
   };
 }
 
-function limit(maxSize: number): MiddlewareHandler {
+export function limit(maxSize: number, hint = 'send one day or one week at a time'): MiddlewareHandler {
   return bodyLimit({
     maxSize,
     onError: () => {
-      throw new ServiceError('payload_too_large', `The body must be at most ${maxSize / 1024 / 1024} MiB; send one day or one week at a time.`);
+      throw new ServiceError('payload_too_large', `The body must be at most ${maxSize / 1024 / 1024} MiB; ${hint}.`);
     },
   });
 }

@@ -74,6 +74,7 @@ import {
   SchedulePreview,
   Worklist,
 } from './appointment-contract';
+import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
 
 const ById = z.strictObject({ id: Id });
@@ -192,6 +193,14 @@ export const BRIDGE_METHODS = {
   'appointments.checkDay': { input: BatchStart, output: BatchProgress },
   'appointments.progress': { input: AppointmentListInput, output: BatchProgress },
   'appointments.worklist': { input: AppointmentListInput, output: Worklist },
+
+  // What the patient owes today (estimate-contract.ts): the practice's fee schedule, and the
+  // estimate for a visit from a check's answer.
+  'feeSchedule.get': { input: z.strictObject({}), output: FeeSchedule },
+  'feeSchedule.import': { input: ScheduleFileInput, output: FeeScheduleImported },
+  'feeSchedule.export': { input: z.strictObject({}), output: FeeScheduleExport },
+  'feeSchedule.updateFreshness': { input: FreshnessUpdate, output: FeeSchedule },
+  'estimates.forCheck': { input: EstimateQuery, output: Estimate },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

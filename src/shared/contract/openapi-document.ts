@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Appointment, AppointmentCreate, AppointmentWritten, ImportResult, LocalDate } from '../bridge/appointment-contract';
+import { Estimate, EstimateQuery, FeeScheduleImported } from '../bridge/estimate-contract';
 import { Change, CHANGES_PATH, ChangesPage, ChangesParams } from './changes';
 import { Id, SyncInfo } from './common';
 import { createReferences } from './create-references';
@@ -222,6 +223,35 @@ function buildPaths(): OpenApiDocument['paths'] {
       responses: responses({ '200': success('What each row became, and the counts.', jsonContent('ImportResult')) }, [404, 413, 415, 422]),
     },
   };
+  paths['/v1/fee_schedule/import'] = {
+    post: {
+      operationId: 'importFeeSchedule',
+      tags: ['estimates'],
+      summary: "Replace the practice's fee schedule",
+      description:
+        'The expected allowed amounts as CSV or TSV with a header row: a visit type or procedure code column ("Visit type", "Procedure code", "CPT"), a payer column ("Payer": a name or payer id from the payer directory; empty or `default` for every other payer) and an amount column ("Allowed", in dollars). The whole file replaces the fee schedule; any bad row refuses the file (422, every bad row named as `rows[N].field`) and nothing is written, so sending it again is safe.',
+      ...LOCAL_API_ONLY,
+      requestBody: { required: true, content: Object.fromEntries(['text/csv', 'text/tab-separated-values', 'text/plain'].map((type) => [type, { schema: { type: 'string' } }])) },
+      responses: responses({ '200': success('The fee schedule now in force.', jsonContent('FeeScheduleImported')) }, [404, 413, 415, 422]),
+    },
+  };
+  const estimateParams = inline(EstimateQuery) as { properties: Record<string, Json> };
+  paths['/v1/estimates'] = {
+    get: {
+      operationId: 'getEstimate',
+      tags: ['estimates'],
+      summary: 'What the patient owes today for a visit',
+      description:
+        "From a successful check's benefits and the fee schedule's allowed amount for the visit type at the check's payer (else the default row; without one, the copay alone). Amounts are integer cents; `min_cents` and `max_cents` differ where the payer's figures leave it open, and `steps` say how the figure was reached. A check with no answer yet, or a failed one, is refused (422, `check_not_successful`).",
+      ...LOCAL_API_ONLY,
+      parameters: [
+        { name: 'check_id', in: 'query', required: true, description: 'A check of `GET /v1/electronic_eligibility_checks`.', schema: estimateParams.properties.check_id },
+        { name: 'visit_type', in: 'query', required: false, description: 'The visit type or procedure code the fee schedule is looked up by.', schema: estimateParams.properties.visit_type },
+        { name: 'network', in: 'query', required: false, description: "The network to read the benefits for; without it, the one the check's figures speak of (in network first).", schema: estimateParams.properties.network },
+      ],
+      responses: responses({ '200': success('The estimate.', jsonContent('Estimate')) }, [404, 422]),
+    },
+  };
   for (const collection of COLLECTION_NAMES) {
     const { noun, create } = COLLECTIONS[collection];
     const names = collectionSchemaNames(collection);
@@ -277,6 +307,8 @@ function buildComponents(): OpenApiDocument['components'] {
     ['AppointmentDay', z.object({ data: z.array(Appointment) })],
     ['AppointmentWritten', AppointmentWritten],
     ['ImportResult', ImportResult],
+    ['FeeScheduleImported', FeeScheduleImported],
+    ['Estimate', Estimate],
   ];
   for (const collection of COLLECTION_NAMES) {
     const { resource, create } = COLLECTIONS[collection];
@@ -366,6 +398,7 @@ export function openApiDocument(): OpenApiDocument {
       ...COLLECTION_NAMES.map((name) => ({ name, description: `${pascal(COLLECTIONS[name].noun)} records${COLLECTIONS[name].create === null ? ' (read-only reference data)' : ''}.` })),
       { name: 'changes', description: 'The changes feed (the sandbox and upstreams; not the local API).' },
       { name: 'appointments', description: "The practice's schedule, from its practice-management system (the local API only)." },
+      { name: 'estimates', description: "The practice's fee schedule and what a patient owes for a visit (the local API only)." },
       { name: 'meta', description: 'About the API itself.' },
     ],
     paths: buildPaths(),

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { serviceTypeLabel, type Benefit, type ServiceType } from '../../../shared/contract';
 import { formatCents, formatPercent } from '../format';
-import { centsFromDecimal, fractionFromDecimal } from './money';
+import { centsFromDecimal, fractionFromDecimal } from '../../../shared/money';
 import { benefitLabel, benefitValue, levelLabel, networkLabel, periodLabel } from './labels';
 
 function money(text: string): string {

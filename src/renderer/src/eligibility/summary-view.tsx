@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import type { Check } from '../../../shared/contract';
 import { serviceTypeLabel } from '../../../shared/contract';
 import { formatCents, formatPercent, formatWhen } from '../format';
-import type { Accumulator, BenefitSummary, ByNetwork, Copay, Level } from './benefit-summary';
+import type { Accumulator, BenefitSummary, ByNetwork, Copay, Level } from '../../../shared/benefit-summary';
+import { CollectToday } from './collect-today';
 import { accumulatorCell, accumulatorTile, costTile, NOT_STATED, otherPayerSentence, type TileWords } from './summary-words';
 
 function copayText(copay: Copay): string {
@@ -92,6 +93,7 @@ export function SummaryView({ summary, check, payerName, providerName, memberId 
         <p className="notice notice--bad">The payer says this plan is not active. Ask the patient for their current card, or run a discovery to find other coverage.</p>
       ) : (
         <>
+          <CollectToday check={check} />
           <div className="figures">
             <Tile label="Copay" testId="copay" words={costTile(summary.copay, copayText, 'copay', summary.out_of_pocket_met)} />
             <Tile label="Coinsurance" testId="coinsurance" words={costTile(summary.coinsurance, (c) => `${formatPercent(c.fraction)} patient pays`, 'coinsurance', summary.out_of_pocket_met)} />

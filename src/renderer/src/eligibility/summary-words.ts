@@ -1,6 +1,6 @@
 import { serviceTypeLabel } from '../../../shared/contract';
 import { formatCents } from '../format';
-import type { Accumulator, ByNetwork, FigureSource, Level, Network, OtherPayer } from './benefit-summary';
+import type { Accumulator, ByNetwork, FigureSource, Level, Network, OtherPayer } from '../../../shared/benefit-summary';
 import { periodLabel } from './labels';
 
 /**

@@ -5,15 +5,10 @@ import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 import { Notice, Panel } from '../ui/notice';
 import { columnLabel, FIELD_LABELS, SKIP_LABELS } from './worklist-labels';
+import { toBase64 } from '../ui/file-transfer';
 
 /** The host refuses more; saying so before reading a huge file spares the desk a wait. */
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 /**
  * The schedule export, dropped, picked or pasted: a preview with the column mapping the host

@@ -8,6 +8,7 @@ import { Button } from '../ui/button';
 import { SelectField, TextField } from '../ui/field';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
+import { saveTextFile } from '../ui/file-transfer';
 
 const ACTIONS: { value: NonNullable<AuditFilter['action']>; label: string }[] = [
   { value: 'view', label: 'Viewed' },
@@ -63,12 +64,7 @@ export function AuditScreen() {
       setNote({ tone: 'bad', text: result.error.message });
       return;
     }
-    const url = URL.createObjectURL(new Blob([result.value.csv], { type: 'text/csv' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = result.value.filename;
-    link.click();
-    window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    saveTextFile(result.value.csv, result.value.filename);
     setNote({ tone: 'ok', text: `Saved ${result.value.rows} ${result.value.rows === 1 ? 'row' : 'rows'} as ${result.value.filename}.` });
   };
 

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { DEFAULT_SERVICE_TYPE, serviceTypeLabel, type Check, type FixableField, type InsuranceCard, type ServiceType } from '../../../shared/contract';
 import type { DeskPatientDetail } from '../../../shared/bridge/desk-contract';
 import { cardVersions } from '../../../shared/current-card';
-import { summarizeBenefits } from '../eligibility/benefit-summary';
+import { summarizeBenefits } from '../../../shared/benefit-summary';
 import { BenefitsTable } from '../eligibility/benefits-table';
 import { correctedCard, type CardCorrection } from '../eligibility/corrected-card';
 import { CardCorrectionForm } from '../eligibility/card-correction-form';

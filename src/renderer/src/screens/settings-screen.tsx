@@ -16,6 +16,7 @@ import type { ServiceType } from '../../../shared/contract';
 import { SelectField, TextField } from '../ui/field';
 import { Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
+import { FeeSchedulePanel } from '../estimates/fee-schedule-panel';
 import { IdleLockPanel } from '../security/session-safety-panels';
 
 const LABELS = { upstream_url: 'Service address', api_key: 'API key', default_provider_id: 'Default provider', hot_folder: 'Hot folder', default_service_type: 'Default service type' };
@@ -177,6 +178,7 @@ export function SettingsScreen() {
         </>
       )}
       <IdleLockPanel />
+      <FeeSchedulePanel />
 
       <section className="stack" aria-labelledby="settings-integrations">
         <div>

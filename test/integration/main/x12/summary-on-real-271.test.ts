@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { read271 } from '@src/main/x12/read-271';
-import { summarizeBenefits } from '@src/renderer/src/eligibility/benefit-summary';
+import { summarizeBenefits } from '@src/shared/benefit-summary';
 import { explainFailure } from '@src/renderer/src/eligibility/aaa-fixes';
 import { accumulatorTile, costTile, otherPayerSentence } from '@src/renderer/src/eligibility/summary-words';
 import type { ServiceType } from '@src/shared/contract';

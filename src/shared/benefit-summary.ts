@@ -1,4 +1,4 @@
-import { eligibilityBadge } from '../../../shared/bridge/desk-eligibility';
+import { eligibilityBadge } from './bridge/desk-eligibility';
 import {
   DEFAULT_SERVICE_TYPE,
   type Benefit,
@@ -6,8 +6,8 @@ import {
   type CoverageLevel,
   type ServiceType,
   type TimePeriod,
-} from '../../../shared/contract';
-import { centsFromDecimal, fractionFromDecimal } from './money';
+} from './contract';
+import { basisPointsFromDecimal, centsFromDecimal, fractionFromDecimal } from './money';
 
 /**
  * The five-second summary of a successful check: is the plan active, what does the payer
@@ -53,6 +53,8 @@ export interface Copay extends FigureSource {
 
 export interface Coinsurance extends FigureSource {
   fraction: number;
+  /** The same share in hundredths of a percent (2000 = 20%): what money is worked out with, in whole numbers. */
+  basis_points: number;
 }
 
 export type ByNetwork<T> = Record<Network, T | null>;
@@ -264,7 +266,8 @@ function coinsurances(benefits: Benefit[], serviceType: ServiceType): BenefitSum
   const one = (network: Network): Coinsurance | null => {
     for (const b of pick(relevant, network)) {
       const fraction = fractionFromDecimal(b.percent);
-      if (fraction !== null) return { fraction, ...sourceOf(b, serviceType) };
+      const basisPoints = basisPointsFromDecimal(b.percent);
+      if (fraction !== null && basisPoints !== null) return { fraction, basis_points: basisPoints, ...sourceOf(b, serviceType) };
     }
     return null;
   };
