@@ -49,6 +49,7 @@ import { createPullEngine } from '../sync/pull-engine';
 import { withRemotePhotos } from '../sync/remote-photos';
 import { upstreamKey } from '../sync/remote-ids';
 import { notePossibleDuplicates } from '../desk/find-duplicates';
+import { createDiskSpaceMonitor, type DiskSpaceDeps } from '../storage/disk-space';
 
 export interface HostOptions {
   dataDir: string;
@@ -85,6 +86,10 @@ export interface HostOptions {
   notifier?: SystemNotifier;
   /** How often the batch runner steps (tests: tens of milliseconds); default 500 ms. */
   batchIntervalMs?: number;
+  /** How a photo's file is written (tests: one that fails as a full disk does). */
+  writePhotoFile?: (file: string, bytes: Uint8Array) => void;
+  /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
+  diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
 }
 
 export interface Host {
@@ -135,7 +140,7 @@ export function createHost(options: HostOptions): Host {
   const audit = createAuditLog({ db, clock, actor });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
-  const photoStore = createPhotoStore(paths.photos, { key: encryptionKey });
+  const photoStore = createPhotoStore(paths.photos, { key: encryptionKey, writeFile: options.writePhotoFile });
   // Photos of cards pulled from the practice come from the upstream on first view (issue 17).
   const service = withRemotePhotos(
     createLocalService({
@@ -213,6 +218,13 @@ export function createHost(options: HostOptions): Host {
     options: { ...options.sync, log: options.sync?.log ?? log.write },
     onPushAnswered: () => pull.kick(),
     onUpstreamChanged: () => pull.kick(),
+    diskLow: () => diskSpace.low(),
+  });
+  const diskSpace = createDiskSpaceMonitor({
+    dir: options.dataDir,
+    ...options.diskSpace,
+    log: log.write,
+    onChange: () => events.emit('sync.status', sync.status()),
   });
   // The pull side (issue 17): the practice's changes feed into this desk's store.
   const pullEngine = createPullEngine({
@@ -239,7 +251,7 @@ export function createHost(options: HostOptions): Host {
     log: options.sync?.log ?? log.write,
   });
   // Stopped in reverse: the worker before the sandbox it may be talking to.
-  components.push(embeddedSandbox, sync, pull);
+  components.push(diskSpace, embeddedSandbox, sync, pull);
   // A day's batch of checks: the same deps as appointments, bounded by what sync knows of the upstream.
   const batchDeps = {
     ...appointmentDeps,
