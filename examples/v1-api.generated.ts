@@ -1042,6 +1042,21 @@ export interface components {
                 };
             };
         };
+        /** @description Error envelope with `error.code` one of: `disk_full`. */
+        DiskFull: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "disk_full";
+                    };
+                };
+            };
+        };
     };
     parameters: {
         /** @description The record id. */
@@ -1133,6 +1148,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     readPhoto: {
@@ -1279,6 +1295,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     importSchedule: {
@@ -1316,6 +1333,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     listPatients: {
@@ -1389,6 +1407,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getPatient: {
@@ -1493,6 +1512,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getInsuranceCard: {
@@ -1597,6 +1617,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getExtraction: {
@@ -1701,6 +1722,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getElectronicEligibilityDiscovery: {
@@ -1805,6 +1827,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getElectronicEligibilityCheck: {

@@ -138,6 +138,7 @@ function Banners() {
   const { navigate } = useNavigation();
   const mode = modeOf(status);
   const offline = status.sync?.online === false;
+  const storage = status.sync?.storage ?? 'ok';
   const queued = status.sync ? status.sync.counts.queued + status.sync.counts.sending : 0;
   return (
     <>
@@ -155,6 +156,22 @@ function Banners() {
           <Button size="small" onClick={() => navigate({ screen: 'settings' })}>
             Connect a real service
           </Button>
+        </div>
+      )}
+      {storage !== 'ok' && (
+        <div className="banner banner--offline" role="status" data-testid="disk-banner">
+          <span className="banner__text">
+            {storage === 'full' ? (
+              <>
+                <strong>The disk is full.</strong> Free some space on this computer: new records cannot be saved, and sending waits. It goes on by
+                itself once there is room.
+              </>
+            ) : (
+              <>
+                <strong>The disk is nearly full.</strong> Less than 500 MB is free on this computer: free some space before records can no longer be saved.
+              </>
+            )}
+          </span>
         </div>
       )}
       {offline && (
