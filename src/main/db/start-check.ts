@@ -2,7 +2,7 @@ import Database from 'better-sqlite3-multiple-ciphers';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyDatabaseKey, WrongDatabaseKeyError } from './database-cipher';
+import { applyDatabaseKey, databaseFileState, WrongDatabaseKeyError } from './database-cipher';
 import type { SqliteHandle } from './open-database';
 
 /** What the start-up check found wrong with a database file, and what became of it. */
@@ -67,7 +67,8 @@ export function checkDatabaseAtStart(options: { file: string; key?: Buffer; now:
   let problems: string[];
   let sqlite: SqliteHandle;
   try {
-    sqlite = open(file, key);
+    // A plaintext file from before encryption is checked as it is; openDatabase encrypts it next.
+    sqlite = open(file, databaseFileState(file) === 'encrypted' ? key : undefined);
   } catch (error) {
     // A key that does not fit is not damage: the file must stay where it is (database-cipher.ts).
     if (error instanceof WrongDatabaseKeyError) throw error;
@@ -137,7 +138,7 @@ export function recoverInto(fresh: SqliteHandle, damagedFile: string, key: Buffe
   const result = { recoveredEntries: 0, recoveredRows: 0, unreadableEntries: [] as string[], unreadableRows: {} as Record<string, number> };
   let damaged: SqliteHandle | null = null;
   try {
-    damaged = open(copy, key);
+    damaged = open(copy, databaseFileState(copy) === 'encrypted' ? key : undefined);
     let tables: string[];
     try {
       tables = (damaged.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);

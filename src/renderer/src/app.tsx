@@ -163,12 +163,12 @@ function Banners() {
           <span className="banner__text">
             {storage === 'full' ? (
               <>
-                <strong>The disk is full.</strong> Free some space on this computer: new records cannot be saved, and sending waits. It goes on by
-                itself once there is room.
+                {/* What to do first: a narrow window cuts the sentence's end. */}
+                <strong>The disk is full.</strong> Free some space: nothing new can be saved and sending waits; it goes on by itself once there is room.
               </>
             ) : (
               <>
-                <strong>The disk is nearly full.</strong> Less than 500 MB is free on this computer: free some space before records can no longer be saved.
+                <strong>The disk is nearly full.</strong> Less than 500 MB free on this computer: free some space.
               </>
             )}
           </span>
