@@ -1,4 +1,8 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { socketPath } from '@src/main/local-api/endpoints';
+import { tokenPath } from '@src/main/local-api/token-file';
+import { v1Caller } from '@test/support/http-request';
 import { openApiDocument } from '@src/shared/contract/openapi-document';
 import type { Sandbox } from '@src/main/sandbox/start-sandbox';
 import { DISK_FULL_MESSAGE } from '@src/main/storage/disk-full';
@@ -77,6 +81,23 @@ describe('a full database', () => {
     );
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toMatchObject({ code: 'disk_full', status: 507, message: DISK_FULL_MESSAGE });
+    expect(fx.snapshot()).toEqual(before);
+  });
+
+  it.runIf(process.platform !== 'win32')('answers a scanner 507 disk_full over the local API, storing nothing of the request', async () => {
+    fx = startTestHost({ localApi: {}, hotFolder: false });
+    await fx.host.start();
+    const call = v1Caller({ socketPath: socketPath(fx.dataDir) }, fs.readFileSync(tokenPath(fx.dataDir), 'utf8').trim());
+    capAtCurrentSize(fx.host.database.sqlite);
+    let answer: Awaited<ReturnType<typeof call>> | null = null;
+    let before: ReturnType<HostFixture['snapshot']> = {};
+    for (let n = 0; n < 2_000; n += 1) {
+      before = fx.snapshot();
+      answer = await call('POST', '/v1/patients', person(n), { 'idempotency-key': `full-${n}` });
+      if (answer.status !== 201) break;
+    }
+    expect(answer?.status).toBe(507);
+    expect(answer?.json.error).toMatchObject({ type: 'api_error', code: 'disk_full', message: DISK_FULL_MESSAGE });
     expect(fx.snapshot()).toEqual(before);
   });
 
