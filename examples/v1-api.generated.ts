@@ -1119,6 +1119,21 @@ export interface components {
                 };
             };
         };
+        /** @description Error envelope with `error.code` one of: `disk_full`. */
+        DiskFull: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] & {
+                    error?: {
+                        /** @enum {unknown} */
+                        code?: "disk_full";
+                    };
+                };
+            };
+        };
     };
     parameters: {
         /** @description The record id. */
@@ -1210,6 +1225,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     readPhoto: {
@@ -1356,6 +1372,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     importSchedule: {
@@ -1393,6 +1410,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     importFeeSchedule: {
@@ -1539,6 +1557,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getPatient: {
@@ -1643,6 +1662,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getInsuranceCard: {
@@ -1747,6 +1767,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getExtraction: {
@@ -1851,6 +1872,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getElectronicEligibilityDiscovery: {
@@ -1955,6 +1977,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getElectronicEligibilityCheck: {

@@ -16,7 +16,7 @@ import { noticeHandlers, type SystemNotifier } from '../bridge/notice-handlers';
 import { localApiHandlers } from '../bridge/local-api-handlers';
 import { practiceHandlers } from '../bridge/practice-handlers';
 import { recordHandlers } from '../bridge/record-handlers';
-import { openDatabase, type OpenedDatabase } from '../db/open-database';
+import { inTransaction, openDatabase, type OpenedDatabase } from '../db/open-database';
 import { createExtractionEngine } from '../extraction/extraction-engine';
 import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolderComponent } from '../inbox/hot-folder-component';
@@ -33,6 +33,7 @@ import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-l
 import { withAuditTrail } from '../audit/audited-bridge';
 import { withAuditedCreates, withAuditedService } from '../audit/audited-service';
 import { databaseFileState } from '../db/database-cipher';
+import { checkDatabaseAtStart, damagedMessage, recoverInto, type DamagedDatabase } from '../db/start-check';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
@@ -53,7 +54,9 @@ import { createPullComponent } from '../sync/pull-component';
 import { createPullEngine } from '../sync/pull-engine';
 import { withRemotePhotos } from '../sync/remote-photos';
 import { upstreamKey } from '../sync/remote-ids';
+import { queueRecordsWithoutEntry } from '../sync/send-again';
 import { notePossibleDuplicates } from '../desk/find-duplicates';
+import { createDiskSpaceMonitor, type DiskSpaceDeps } from '../storage/disk-space';
 
 export interface HostOptions {
   dataDir: string;
@@ -90,6 +93,10 @@ export interface HostOptions {
   notifier?: SystemNotifier;
   /** How often the batch runner steps (tests: tens of milliseconds); default 500 ms. */
   batchIntervalMs?: number;
+  /** How a photo's file is written (tests: one that fails as a full disk does). */
+  writePhotoFile?: (file: string, bytes: Uint8Array) => void;
+  /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
+  diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
 }
 
 export interface Host {
@@ -106,6 +113,8 @@ export interface Host {
   /** The per-workstation PIN and the lock the bridge sits behind. */
   lock: WorkstationLock;
   log: HostLog;
+  /** The database was damaged at start: set aside, and what was read back (null: it was healthy). */
+  damaged: DamagedDatabase | null;
   /** Starts the background components. Tests of the store alone never call it. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -132,10 +141,28 @@ export function createHost(options: HostOptions): Host {
   const encryptionKey =
     options.encryptionKey ??
     readOrCreateKeyFile({ file: keyFilePaths(options.dataDir).plain, mayCreate: databaseFileState(paths.database) !== 'encrypted' });
+  // A damaged file is never opened for work: it is set aside, a fresh one started, and what
+  // can be read of the old one copied in (docs/decisions.md, Storage).
+  const damage = checkDatabaseAtStart({ file: paths.database, key: encryptionKey, now: clock.now() });
   const database = openDatabase({ file: paths.database, key: encryptionKey });
   const db = database.db;
   seedReferenceData(db);
   const log = options.log ?? createHostLog({ file: logFilePath(options.dataDir), clock });
+  let damaged: DamagedDatabase | null = null;
+  if (damage) {
+    const recovered = recoverInto(database.sqlite, damage.keptAs, encryptionKey);
+    // Records read back whose outbox entry was not: queued again, so none stays only here.
+    const requeued = inTransaction(db, () => queueRecordsWithoutEntry({ db, clock, ids }));
+    const report = { ...damage, ...recovered, recoveredEntries: recovered.recoveredEntries + requeued.length };
+    damaged = { ...report, message: damagedMessage(report) };
+    log.write('db.damaged_at_start', {
+      kept_as: path.basename(damage.keptAs),
+      problems: damage.problems.length,
+      recovered_entries: recovered.recoveredEntries,
+      recovered_rows: recovered.recoveredRows,
+      unreadable_entries: recovered.unreadableEntries.length,
+    });
+  }
   const actor = options.actor ?? workstationUser();
   const auditKey = auditChainKey(encryptionKey);
   // The checkpoint: entries from before the chain are sealed once, so verify covers them from now on.
@@ -144,7 +171,7 @@ export function createHost(options: HostOptions): Host {
   const audit = createAuditLog({ db, clock, actor, key: auditKey });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
-  const photoStore = createPhotoStore(paths.photos, { key: encryptionKey });
+  const photoStore = createPhotoStore(paths.photos, { key: encryptionKey, writeFile: options.writePhotoFile });
   // Photos of cards pulled from the practice come from the upstream on first view (issue 17).
   const service = withRemotePhotos(
     createLocalService({
@@ -224,6 +251,13 @@ export function createHost(options: HostOptions): Host {
     options: { ...options.sync, log: options.sync?.log ?? log.write },
     onPushAnswered: () => pull.kick(),
     onUpstreamChanged: () => pull.kick(),
+    diskLow: () => diskSpace.low(),
+  });
+  const diskSpace = createDiskSpaceMonitor({
+    dir: options.dataDir,
+    ...options.diskSpace,
+    log: log.write,
+    onChange: () => events.emit('sync.status', sync.status()),
   });
   // The pull side (issue 17): the practice's changes feed into this desk's store.
   const pullEngine = createPullEngine({
@@ -250,7 +284,7 @@ export function createHost(options: HostOptions): Host {
     log: options.sync?.log ?? log.write,
   });
   // Stopped in reverse: the worker before the sandbox it may be talking to.
-  components.push(embeddedSandbox, sync, pull);
+  components.push(diskSpace, embeddedSandbox, sync, pull);
   // A day's batch of checks: the same deps as appointments, bounded by what sync knows of the upstream.
   const batchDeps = {
     ...appointmentDeps,
@@ -303,6 +337,7 @@ export function createHost(options: HostOptions): Host {
     audit,
     lock,
     log,
+    damaged,
     async start() {
       for (const component of components) {
         await component.start?.();

@@ -1,4 +1,5 @@
 import { groupCommitFor } from '../db/group-commit';
+import { refusingWhenFull } from '../storage/disk-full';
 import { photos } from '../db/schema';
 import { enqueue, syncInfoFor } from '../outbox/outbox-store';
 import { assertDecodableImage } from '../photos/image-check';
@@ -107,11 +108,13 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
     async create<K extends CreatableCollection>(collection: K, rawInput: unknown, context: CallContext) {
       const input = parseOrThrow(COLLECTIONS[collection].create, rawInput);
       // Creates that arrive together share one durable commit; each is answered after it.
-      const resource = await commits.run(() => {
-        const created = insertCreated(deps, effects, collection, input as CreateInputOf<K>, context);
-        context.commit?.(created);
-        return created;
-      });
+      const resource = await refusingWhenFull(() =>
+        commits.run(() => {
+          const created = insertCreated(deps, effects, collection, input as CreateInputOf<K>, context);
+          context.commit?.(created);
+          return created;
+        }),
+      );
       deps.onChange?.({ collection, id: resource.id });
       return resource;
     },
@@ -128,18 +131,21 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
     async uploadPhoto(upload) {
       validatePhoto(upload);
       await assertDecodableImage(upload.bytes);
-      const stored = deps.photos.put(upload);
-      const created = await commits.run(() => {
-        const inserted = db
-          .insert(photos)
-          .values({ ...stored, created_at: deps.clock.now().toISOString() })
-          .onConflictDoNothing()
-          .run();
-        // The same bytes twice are one photo: one row, one trip upstream.
-        if (inserted.changes === 0) return false;
-        effects.photo(stored.object_key);
-        return true;
-      });
+      // A photo the disk has no room for is refused as a full disk, as its row would be.
+      const stored = await refusingWhenFull(async () => deps.photos.put(upload));
+      const created = await refusingWhenFull(() =>
+        commits.run(() => {
+          const inserted = db
+            .insert(photos)
+            .values({ ...stored, created_at: deps.clock.now().toISOString() })
+            .onConflictDoNothing()
+            .run();
+          // The same bytes twice are one photo: one row, one trip upstream.
+          if (inserted.changes === 0) return false;
+          effects.photo(stored.object_key);
+          return true;
+        }),
+      );
       if (created) deps.onChange?.({ collection: 'photos', id: stored.object_key });
       return { object_key: stored.object_key };
     },

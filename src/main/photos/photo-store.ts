@@ -49,7 +49,14 @@ export function validatePhoto(upload: PhotoUpload): PhotoContentType {
  * free. With a key (the host's database key) the files are AES-256-GCM encrypted; the name
  * stays the SHA-256 of the plaintext, so the same photo still dedups to one file.
  */
-export function createPhotoStore(dir: string, options: { key?: Buffer } = {}): PhotoStore {
+export interface PhotoStoreOptions {
+  key?: Buffer;
+  /** How a photo's file is written; tests inject a failing one (a full disk). */
+  writeFile?: (file: string, bytes: Uint8Array) => void;
+}
+
+export function createPhotoStore(dir: string, options: PhotoStoreOptions = {}): PhotoStore {
+  const writeFile = options.writeFile ?? writeFileAtomically;
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const fileOf = (objectKey: string) => path.join(dir, ObjectKey.parse(objectKey));
   const photoKey = options.key ? deriveFileKey(options.key, SEALED_PHOTO) : null;
@@ -63,7 +70,7 @@ export function createPhotoStore(dir: string, options: { key?: Buffer } = {}): P
       const hash = createHash('sha256').update(upload.bytes).digest('hex');
       const object_key = `${hash}.${EXTENSIONS[content_type]}`;
       const file = path.join(dir, object_key);
-      if (!fs.existsSync(file)) writeFileAtomically(file, seal(object_key, upload.bytes));
+      if (!fs.existsSync(file)) writeFile(file, seal(object_key, upload.bytes));
       return { object_key, content_type, byte_size: upload.bytes.byteLength };
     },
     read(objectKey) {

@@ -10,10 +10,16 @@ export function writeFileAtomically(file: string, data: Uint8Array | string, mod
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   const fd = fs.openSync(temp, 'wx', mode);
   try {
-    fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
+    try {
+      fs.writeSync(fd, typeof data === 'string' ? Buffer.from(data) : data);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, file);
+  } catch (error) {
+    // A write the disk had no room for leaves no half file behind, and frees what it took.
+    fs.rmSync(temp, { force: true });
+    throw error;
   }
-  fs.renameSync(temp, file);
 }

@@ -1,3 +1,4 @@
+import { isDiskFull } from '../storage/disk-full';
 import type { HostComponent } from '../support/host-component';
 import type { Clock } from '../support/clock';
 import type { PracticeView, SetAsideRecord } from '../../shared/bridge/practice-view';
@@ -87,7 +88,8 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
       } catch (error) {
         deps.onAnswer?.(feed.key, error);
         // Unreachable, paused, a broken page: push carries on; the next pass tries again.
-        lastError = isServiceError(error) ? error.code : 'pull_failed';
+        // A page that could not be stored (a full disk) waits like an unreachable one; the status says why.
+        lastError = isDiskFull(error) ? 'disk_full' : isServiceError(error) ? error.code : 'pull_failed';
         deps.log?.('pull.failed', { error: lastError });
         const retryAfterMs = isServiceError(error) && error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : 0;
         return Math.max(retryMs, intervalMs, retryAfterMs);

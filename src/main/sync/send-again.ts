@@ -128,3 +128,41 @@ export function sendOwedAnswersAgain(deps: OutboxDeps, upstream: string): number
   }
   return made;
 }
+
+/** In the order a service needs them: what a record names goes before it. */
+const RECOVERY_ORDER: [LocalReferenceTarget, string][] = [
+  ['patients', 'patients'],
+  ['photos', 'photos'],
+  ['insurance_cards', 'insurance_cards'],
+  ['extractions', 'extractions'],
+  ['electronic_eligibility_discoveries', 'electronic_eligibility_discoveries'],
+  ['electronic_eligibility_checks', 'electronic_eligibility_checks'],
+];
+
+/**
+ * Records read back from a damaged database whose outbox entry could not be (db/start-check.ts):
+ * never sent anywhere, and with no way upstream. Each gets a new entry built from the record
+ * as stored, so nothing made on this desk is kept only here. Returns their ids.
+ */
+export function queueRecordsWithoutEntry(deps: OutboxDeps): string[] {
+  const queued: string[] = [];
+  for (const [target, table] of RECOVERY_ORDER) {
+    const key = target === 'photos' ? 'object_key' : 'id';
+    const stranded = deps.db.$client
+      .prepare(
+        `SELECT r."${key}" AS id FROM "${table}" r
+          WHERE r.remote_id IS NULL
+            AND NOT EXISTS (SELECT 1 FROM remote_ids m WHERE m.record_id = r."${key}")
+            AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.record_id = r."${key}")`,
+      )
+      .all() as { id: string }[];
+    for (const { id } of stranded) {
+      const request = createRequestOf(deps.db, target, id);
+      if (!request) continue;
+      const refs = localReferences(target, request);
+      enqueue(deps, { collection: target, record_id: id, payload: request, refs: refs.map((r) => r.id) });
+      queued.push(id);
+    }
+  }
+  return queued;
+}

@@ -46,6 +46,8 @@ export interface SyncComponentDeps {
   onPushAnswered?(): void;
   /** Sync talks to another upstream now (or none). */
   onUpstreamChanged?(): void;
+  /** Whether this computer's free space is under the margin (disk-space.ts): the status says `low`. */
+  diskLow?(): boolean;
 }
 
 export interface SyncComponent extends HostComponent {
@@ -74,6 +76,9 @@ type Configured = { mode: 'upstream'; url: string; apiKey: string | null } | { m
  */
 export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
   const { events, options = {} } = deps;
+  // The engine knows a write failed (`full`); the disk monitor knows space is short (`low`).
+  const withDisk = (status: SyncStatus): SyncStatus =>
+    status.storage === 'ok' && deps.diskLow?.() ? { ...status, storage: 'low' } : status;
   let useCommandLine = deps.upstream !== undefined;
   let started = false;
   let forwarding = false;
@@ -99,7 +104,7 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
     policy: options.policy,
     readPhoto: deps.readPhoto,
     log: options.log,
-    onStatus: (status) => events.emit('sync.status', status),
+    onStatus: (status) => events.emit('sync.status', withDisk(status)),
     onRecordChanged: (change) => {
       // The worker's own changes are news for the desk, not new work for the worker.
       forwarding = true;
@@ -178,7 +183,7 @@ export function createSyncComponent(deps: SyncComponentDeps): SyncComponent {
       await engine.stop();
     },
     status() {
-      const status = engine.status();
+      const status = withDisk(engine.status());
       if (started) return status;
       const config = configured();
       return { ...status, mode: config.mode, upstream_url: config.mode === 'upstream' ? config.url : null };

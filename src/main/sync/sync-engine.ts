@@ -6,6 +6,7 @@ import type { SyncStatus } from '../../shared/bridge/desk-contract';
 import type { CreatableCollection, CreateInputOf, StoredPhoto, SyncError, V1Service } from '../../shared/contract';
 import { equalJitterMs, retryDelayMs, type Random } from './backoff';
 import { classifyFailure } from './failure-kind';
+import { isDiskFull } from '../storage/disk-full';
 import {
   lastSyncedAt,
   makeUnreachableDue,
@@ -115,6 +116,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   const settled: Settled[] = [];
   let timer: NodeJS.Timeout | null = null;
   let scheduled = false;
+  /** The last round could not be written (SQLITE_FULL): sending waits, and tries again in a while. */
+  let diskFull = false;
 
   const nowMs = () => clock.now().getTime();
   const iso = (ms: number) => new Date(ms).toISOString();
@@ -223,15 +226,31 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   /** Writes what has settled now, outside a round (a stepped pump, a stop). */
   function flushSettled(): void {
     if (settled.length === 0 || !db.$client.open) return;
-    const notices = inTransactionWithoutFsync(db, applySettled);
+    const notices = inTransactionWithoutFsync(db, takingSettled(applySettled));
     for (const notice of notices) changed(notice.collection, notice.id);
   }
 
-  /** Writes every settled outcome; call inside a transaction. Returns the records to announce. */
-  function applySettled(): RecordChange[] {
+  /**
+   * `write` with the settled outcomes taken: if its transaction fails (a full disk) they are
+   * put back, to be written by a later round, not forgotten while their entries stay `sending`.
+   */
+  function takingSettled<T>(write: (outcomes: Settled[]) => T): () => T {
+    return () => {
+      const outcomes = settled.splice(0);
+      try {
+        return write(outcomes);
+      } catch (error) {
+        settled.unshift(...outcomes);
+        throw error;
+      }
+    };
+  }
+
+  /** Writes these settled outcomes; call inside a transaction. Returns the records to announce. */
+  function applySettled(outcomes: Settled[]): RecordChange[] {
     const notices: RecordChange[] = [];
     const now = clock.now().toISOString();
-    for (const outcome of settled.splice(0)) {
+    for (const outcome of outcomes) {
       const { entry } = outcome;
       notices.push({ collection: entry.collection as RecordChange['collection'], id: entry.record_id });
       switch (outcome.kind) {
@@ -286,8 +305,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   /** Once per engine: entries a crash left `sending` go again with the same key. */
   function recoverInterrupted(): void {
     if (recovered) return;
-    recovered = true;
     const count = requeueInterrupted(db, clock.now().toISOString());
+    recovered = true;
     if (count) log('sync.recovered', { entries: count });
   }
 
@@ -347,37 +366,40 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     }
 
     const claimed: OutboxEntry[] = [];
-    const notices = inTransactionWithoutFsync(db, () => {
-      const written = applySettled();
-      if (key !== null && needsOwedSweep) {
-        needsOwedSweep = false;
-        const adopted = adoptUnkeyedRemoteIds(db, key);
-        if (adopted) log('sync.remote_ids_adopted', { records: adopted });
-        const again = sendOwedAnswersAgain({ db, clock, ids: deps.ids }, key);
-        if (again) log('sync.sent_again_for_answers', { entries: again });
-      }
-      if (needsReconcile) {
-        needsReconcile = false;
-        const touched = reconcileBlocked(db, iso(now));
-        if (touched.length) log('sync.reconciled', { entries: touched.length });
-      }
-      if (!sending || health.online !== true) return written;
-      for (;;) {
-        const budget = free() - claimed.length;
-        if (budget <= 0) break;
-        const ready = readyEntries(db, iso(now), budget);
-        if (ready.length === 0) break;
-        let claimedAny = false;
-        for (const entry of ready) {
-          if (!mayGoTo(key!, entry, now)) continue;
-          if (markSending(db, entry.id, iso(now))) claimed.push(entry);
-          claimedAny = true;
+    const notices = inTransactionWithoutFsync(
+      db,
+      takingSettled((outcomes) => {
+        const written = applySettled(outcomes);
+        if (key !== null && needsOwedSweep) {
+          needsOwedSweep = false;
+          const adopted = adoptUnkeyedRemoteIds(db, key);
+          if (adopted) log('sync.remote_ids_adopted', { records: adopted });
+          const again = sendOwedAnswersAgain({ db, clock, ids: deps.ids }, key);
+          if (again) log('sync.sent_again_for_answers', { entries: again });
         }
-        // Every ready entry waits for records sent again: those new entries are ready next.
-        if (!claimedAny && readyEntries(db, iso(now), 1).length === 0) break;
-      }
-      return written;
-    });
+        if (needsReconcile) {
+          needsReconcile = false;
+          const touched = reconcileBlocked(db, iso(now));
+          if (touched.length) log('sync.reconciled', { entries: touched.length });
+        }
+        if (!sending || health.online !== true) return written;
+        for (;;) {
+          const budget = free() - claimed.length;
+          if (budget <= 0) break;
+          const ready = readyEntries(db, iso(now), budget);
+          if (ready.length === 0) break;
+          let claimedAny = false;
+          for (const entry of ready) {
+            if (!mayGoTo(key!, entry, now)) continue;
+            if (markSending(db, entry.id, iso(now))) claimed.push(entry);
+            claimedAny = true;
+          }
+          // Every ready entry waits for records sent again: those new entries are ready next.
+          if (!claimedAny && readyEntries(db, iso(now), 1).length === 0) break;
+        }
+        return written;
+      }),
+    );
     // After the sweep: the ids a service gave are known before its pending records are loaded.
     if (target) polls.load(key!);
     for (const notice of notices) changed(notice.collection, notice.id);
@@ -418,7 +440,29 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     timer = null;
     if (lateTimer) clearTimeout(lateTimer);
     lateTimer = null;
-    round();
+    try {
+      recoverInterrupted();
+      round();
+      if (diskFull) {
+        diskFull = false;
+        log('sync.disk_space_back', {});
+        publish(true);
+      }
+    } catch (error) {
+      // Thrown from a timer or setImmediate, this would end the host. A full disk (or any
+      // failed write) pauses sending instead; the rolled-back round is redone in a while.
+      needsReconcile = true;
+      needsOwedSweep = true;
+      const full = isDiskFull(error);
+      if (full !== diskFull || !full) log(full ? 'sync.disk_full' : 'sync.round_failed', { error: error instanceof Error ? error.name : 'unknown' });
+      if (full && !diskFull) {
+        diskFull = true;
+        publish(true);
+      }
+      timer = setTimeout(fill, policy.diskFullRetryMs);
+      timer.unref?.();
+      return;
+    }
     const wake = nextWake();
     if (wake !== null) {
       // Capped so a clock jump (sleep, NTP) is noticed within a minute.
@@ -466,7 +510,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       upstream_url: upstream?.url ?? null,
       counts: stateCounts(db),
       last_sync_at: lastSuccessAt,
-      worker: !started || stopped ? 'absent' : health.paused ? 'paused' : 'running',
+      worker: !started || stopped ? 'absent' : health.paused || diskFull ? 'paused' : 'running',
+      storage: diskFull ? 'full' : 'ok',
     };
   }
 
@@ -474,7 +519,12 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     start() {
       if (started) return;
       started = true;
-      recoverInterrupted();
+      // A full disk at start: the first round tries again (fill), and says why it waits.
+      try {
+        recoverInterrupted();
+      } catch (error) {
+        if (!isDiskFull(error)) throw error;
+      }
       needsReconcile = true;
       schedule();
       publish();

@@ -29,6 +29,8 @@ export interface SyncPolicy {
   referenceRefreshMs: number;
   /** How long `stop()` lets requests in flight finish before leaving them to the next start. */
   stopGraceMs: number;
+  /** After a round the disk had no room for, the wait before trying again (space may be back). */
+  diskFullRetryMs: number;
 }
 
 export const DEFAULT_SYNC_POLICY: SyncPolicy = {
@@ -46,6 +48,7 @@ export const DEFAULT_SYNC_POLICY: SyncPolicy = {
   clockSkewMs: 10 * 60_000,
   referenceRefreshMs: 6 * 60 * 60_000,
   stopGraceMs: 2_000,
+  diskFullRetryMs: 10_000,
 };
 
 /** The upstream the worker talks to, and how the desk should describe it. */

@@ -15,6 +15,8 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const web = await startWebHost(options);
+  // Said before the URL: whoever started it sees that the desk began on a new database, and why.
+  if (web.host.damaged) console.error(web.host.damaged.message);
   console.log(`Coverdesk is running in browser mode. Open:\n${web.url}`);
   let stopping = false;
   const stop = () => {

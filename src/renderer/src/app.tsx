@@ -138,6 +138,7 @@ function Banners() {
   const { navigate } = useNavigation();
   const mode = modeOf(status);
   const offline = status.sync?.online === false;
+  const storage = status.sync?.storage ?? 'ok';
   const queued = status.sync ? status.sync.counts.queued + status.sync.counts.sending : 0;
   return (
     <>
@@ -155,6 +156,22 @@ function Banners() {
           <Button size="small" onClick={() => navigate({ screen: 'settings' })}>
             Connect a real service
           </Button>
+        </div>
+      )}
+      {storage !== 'ok' && (
+        <div className="banner banner--offline" role="status" data-testid="disk-banner">
+          <span className="banner__text">
+            {storage === 'full' ? (
+              <>
+                {/* What to do first: a narrow window cuts the sentence's end. */}
+                <strong>The disk is full.</strong> Free some space: nothing new can be saved and sending waits; it goes on by itself once there is room.
+              </>
+            ) : (
+              <>
+                <strong>The disk is nearly full.</strong> Less than 500 MB free on this computer: free some space.
+              </>
+            )}
+          </span>
         </div>
       )}
       {offline && (

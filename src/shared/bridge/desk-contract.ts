@@ -87,6 +87,12 @@ export const SyncStatus = z.object({
   counts: z.object(Object.fromEntries(SyncState.options.map((s) => [s, z.number().int().min(0)])) as Record<SyncState, z.ZodNumber>),
   last_sync_at: Timestamp.nullable(),
   worker: z.enum(['running', 'paused', 'absent']),
+  /**
+   * This computer's disk: `low` under the free-space margin (a warning: everything still
+   * works), `full` when a write could not be stored (sending, pulling and batches wait, and
+   * go on by themselves once there is room).
+   */
+  storage: z.enum(['ok', 'low', 'full']),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 

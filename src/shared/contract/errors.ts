@@ -28,6 +28,8 @@ export const ERROR_CODES = {
   rate_limited: { status: 429, type: 'rate_limit_error' },
   internal_error: { status: 500, type: 'api_error' },
   service_unavailable: { status: 503, type: 'api_error' },
+  /** This computer's disk (or the database's page limit) is full: nothing of the request was stored (docs/decisions.md, Storage). */
+  disk_full: { status: 507, type: 'api_error' },
 } as const satisfies Record<string, { status: number; type: ErrorType }>;
 export type ErrorCode = keyof typeof ERROR_CODES;
 

@@ -93,6 +93,7 @@ const STATUS_NAMES: Record<number, string> = {
   429: 'RateLimited',
   500: 'InternalError',
   503: 'ServiceUnavailable',
+  507: 'DiskFull',
 };
 
 /** Every error status the HTTP layer answers, with the codes it answers it with. */
@@ -158,7 +159,7 @@ function buildPaths(): OpenApiDocument['paths'] {
       requestBody: { required: true, content: photoContent('The image file.') },
       responses: responses(
         { '201': success('Stored. Use `object_key` in an insurance card.', jsonContent('PhotoObject'), { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }) },
-        [409, 413, 415, 422],
+        [409, 413, 415, 422, 507],
       ),
     },
   };
@@ -208,7 +209,7 @@ function buildPaths(): OpenApiDocument['paths'] {
           '200': success('It was there already: `result` says `updated` or `unchanged`.', jsonContent('AppointmentWritten')),
           '201': success('Created (`result: created`).', jsonContent('AppointmentWritten')),
         },
-        [400, 404, 413, 415, 422],
+        [400, 404, 413, 415, 422, 507],
       ),
     },
   };
@@ -220,7 +221,7 @@ function buildPaths(): OpenApiDocument['paths'] {
       description: "The practice-management system's schedule export as CSV or TSV (UTF-8 or Windows-1252), at most 10 MiB; columns are matched by their headers.",
       ...LOCAL_API_ONLY,
       requestBody: { required: true, content: Object.fromEntries(['text/csv', 'text/tab-separated-values', 'text/plain'].map((type) => [type, { schema: { type: 'string' } }])) },
-      responses: responses({ '200': success('What each row became, and the counts.', jsonContent('ImportResult')) }, [404, 413, 415, 422]),
+      responses: responses({ '200': success('What each row became, and the counts.', jsonContent('ImportResult')) }, [404, 413, 415, 422, 507]),
     },
   };
   paths['/v1/fee_schedule/import'] = {
@@ -275,7 +276,7 @@ function buildPaths(): OpenApiDocument['paths'] {
         requestBody: { required: true, content: jsonContent(names.create) },
         responses: responses(
           { '201': success(`The new ${noun}.`, jsonContent(names.resource), { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }) },
-          [400, 409, 413, 415, 422],
+          [400, 409, 413, 415, 422, 507],
         ),
       };
     }

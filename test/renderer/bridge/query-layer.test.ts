@@ -73,6 +73,7 @@ const STATUS: SyncStatus = {
   counts: { queued: 0, sending: 0, synced: 3, failed: 0, blocked: 0, needs_review: 0 },
   last_sync_at: null,
   worker: 'running',
+  storage: 'ok',
 };
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));

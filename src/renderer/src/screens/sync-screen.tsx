@@ -72,6 +72,13 @@ export function SyncScreen() {
                 <span className="muted">Last sync: {sync.last_sync_at ? formatWhen(sync.last_sync_at) : 'never'}</span>
                 {sync.worker !== 'running' && <Badge tone="warn">Sending is {sync.worker === 'paused' ? 'paused' : 'not running'}</Badge>}
               </div>
+              {sync.storage === 'full' && (
+                <Notice tone="warn">
+                  Sending and pulling are paused: the disk is full, so what the service answers cannot be saved. Free some space on this computer; they go
+                  on by themselves.
+                </Notice>
+              )}
+              {sync.storage === 'low' && <Notice tone="warn">The disk is nearly full (less than 500 MB free). Free some space before new records can no longer be saved.</Notice>}
               <div className="counts" data-testid="sync-counts">
                 {PHASE_ORDER.map((phase) => (
                   <div key={phase} className="count">
