@@ -222,8 +222,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         words = stack.dependent ? [] : stack.words;
         captioned = stack.captioned;
       } else {
-        const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
-        words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+        words = await readAlone(prepared[source.page], source.box);
       }
       const formatted = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
       if (!formatted) continue;
@@ -235,6 +234,12 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       read.fields[field] = { value: formatted.value, confidence: Math.round(confidence * 100) / 100 };
     }
     return done;
+  }
+
+  /** A value alone, enlarged to the text height the model reads best, read as one line. */
+  async function readAlone(image: PreparedImage, box: OcrBox): Promise<OcrWord[]> {
+    const region = crop(image, box, REREAD_TEXT_HEIGHT);
+    return (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
   }
 
   /**
@@ -250,8 +255,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const source = read.sources[field];
       if (!current || !source || current.confidence < REVIEW_BELOW || current.confidence >= CROSS_CHECK_BELOW) continue;
       done.push(`check:${field}`);
-      const region = crop(prepared[source.page], source.box, REREAD_TEXT_HEIGHT);
-      const words = (await worker.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+      const words = await readAlone(prepared[source.page], source.box);
       const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
       if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
     }
@@ -288,8 +292,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     const ran: string[] = [];
     let prepared = await prepareAll(images, {});
     // Too blurred to read anything reliably: say so before spending the OCR on it.
-    const sharpness = prepared[0].quality;
-    if (sharpness && !sharpness.blank && sharpness.sharpness < BLUR_REFUSE) throw retake('retake_blurry');
+    const photo = prepared[0].quality;
+    if (photo && !photo.blank && photo.sharpness < BLUR_REFUSE) throw retake('retake_blurry');
     let { read, firstPages } = await readPasses(prepared, context, ran);
     // What the card finder cut out may not be the card (a box printed on it, a region between
     // a scanner's streaks), and a large photo scaled down to be read may hold the card too

@@ -1,6 +1,7 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { asMbi, FIELD_FORMATS } from './field-formats';
+import { PHONE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { matchPayerLines, payerNames } from './payer-match';
@@ -371,7 +372,7 @@ const ISSUER_LINE = /80840|\bissuer\b/i;
 function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null {
   let best: { c: Candidate; height: number } | null = null;
   for (const segment of segments) {
-    if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE_LIKE.test(segment.text)) continue;
+    if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE.test(segment.text)) continue;
     for (const word of segment.words) {
       // A date ("07-01-1986") run together is eight digits, not an id.
       if (DATE_LIKE.test(word.text)) continue;
@@ -387,7 +388,6 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
   }
   return best?.c ?? null;
 }
-const PHONE_LIKE = /\d{3}[-. )]\s?\d{3}[-. ]\d{4}/;
 const DATE_LIKE = /\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}/;
 
 /** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
