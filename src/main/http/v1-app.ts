@@ -23,6 +23,7 @@ import {
 import { OPENAPI_DOCUMENT_PATH, openApiDocument } from '../../shared/contract/openapi-document';
 import { ServiceError, isServiceError, validationFailed } from '../../shared/service-error';
 import type { IdempotencyStore } from './idempotency-store';
+import { diskFullError, isDiskFull } from '../storage/disk-full';
 
 export interface V1AppOptions {
   service: V1Service;
@@ -255,6 +256,9 @@ const HTTP_EXCEPTION_CODES: Partial<Record<number, ErrorCode>> = { 401: 'unautho
 
 function asServiceError(error: unknown, c: Context<AppEnv>, log?: (message: string) => void): ServiceError {
   if (isServiceError(error)) return error;
+  // A full disk is the desk's to fix, on every route of this one layer (507, nothing stored:
+  // SQLite rolled the transaction back).
+  if (isDiskFull(error)) return diskFullError();
   const status = error instanceof HTTPException ? error.status : 500;
   if (status >= 500) {
     log?.(`internal error in request ${c.get('requestId')}: ${error instanceof Error ? error.name : typeof error}`);

@@ -233,7 +233,7 @@ function buildPaths(): OpenApiDocument['paths'] {
         'The expected allowed amounts as CSV or TSV with a header row: a visit type or procedure code column ("Visit type", "Procedure code", "CPT"), a payer column ("Payer": a name or payer id from the payer directory; empty or `default` for every other payer) and an amount column ("Allowed", in dollars). The whole file replaces the fee schedule; any bad row refuses the file (422, every bad row named as `rows[N].field`) and nothing is written, so sending it again is safe.',
       ...LOCAL_API_ONLY,
       requestBody: { required: true, content: Object.fromEntries(['text/csv', 'text/tab-separated-values', 'text/plain'].map((type) => [type, { schema: { type: 'string' } }])) },
-      responses: responses({ '200': success('The fee schedule now in force.', jsonContent('FeeScheduleImported')) }, [404, 413, 415, 422]),
+      responses: responses({ '200': success('The fee schedule now in force.', jsonContent('FeeScheduleImported')) }, [404, 413, 415, 422, 507]),
     },
   };
   const estimateParams = inline(EstimateQuery) as { properties: Record<string, Json> };

@@ -101,6 +101,19 @@ describe('a full database', () => {
     expect(fx.snapshot()).toEqual(before);
   });
 
+  it.runIf(process.platform !== 'win32')('answers 507 on the local API\'s other writing routes too (a fee schedule import), from the one HTTP layer', async () => {
+    fx = startTestHost({ localApi: {}, hotFolder: false });
+    await fx.host.start();
+    const call = v1Caller({ socketPath: socketPath(fx.dataDir) }, fs.readFileSync(tokenPath(fx.dataDir), 'utf8').trim());
+    const rows = Array.from({ length: 400 }, (_, i) => `V${i},default,${100 + i}.00`).join('\n');
+    capAtCurrentSize(fx.host.database.sqlite);
+    const before = fx.snapshot();
+    const answer = await call('POST', '/v1/fee_schedule/import', `Visit type,Payer,Allowed\n${rows}\n`, { 'content-type': 'text/csv' });
+    expect(answer.status, answer.text).toBe(507);
+    expect(answer.json.error).toMatchObject({ code: 'disk_full', message: DISK_FULL_MESSAGE });
+    expect(fx.snapshot()).toEqual(before);
+  });
+
   it('declares disk_full (507) on every create route of the OpenAPI document', () => {
     const document = openApiDocument() as unknown as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>> };
     const creates = Object.values(document.paths).flatMap((item) => (item.post ? [item.post] : []));
