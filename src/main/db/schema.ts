@@ -179,7 +179,9 @@ export const outbox = sqliteTable(
     created_at: text('created_at').notNull(),
     updated_at: text('updated_at').notNull(),
   },
-  (t) => [index('outbox_state_next').on(t.state, t.next_attempt_at), index('outbox_record').on(t.record_id)],
+  // outbox_remote: an id the service once answered for a record and has since replaced
+  // (a corrected patient sent again) still names that record when the feed brings it.
+  (t) => [index('outbox_state_next').on(t.state, t.next_attempt_at), index('outbox_record').on(t.record_id), index('outbox_remote').on(t.remote_id)],
 );
 
 /**

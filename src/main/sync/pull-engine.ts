@@ -80,7 +80,14 @@ function localIdOf(db: Db, upstream: string, collection: FeedCollection, remoteI
     const table = TABLES[collection] as typeof TABLES.patients;
     return db.select({ id: table.id }).from(table).where(eq(table.remote_id, sql.placeholder('remote_id'))).prepare();
   });
-  return statement.get({ remote_id: remoteId })?.id;
+  const current = statement.get({ remote_id: remoteId })?.id;
+  if (current) return current;
+  // An id this desk was once answered with for one of its records, since replaced by a newer
+  // one (a corrected patient and its cards sent again): still that record, never a copy.
+  const answered = preparedOnce(db, 'pull:answered-id', () =>
+    db.select({ record_id: outbox.record_id }).from(outbox).where(and(eq(outbox.remote_id, sql.placeholder('remote_id')), eq(outbox.collection, sql.placeholder('collection')))).limit(1).prepare(),
+  );
+  return answered.get({ remote_id: remoteId, collection })?.record_id;
 }
 
 /** The object key at the end of an upstream photo URL (keys are the photo's SHA-256 everywhere). */

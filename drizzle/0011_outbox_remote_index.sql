@@ -1,0 +1,1 @@
+CREATE INDEX `outbox_remote` ON `outbox` (`remote_id`);
