@@ -69,13 +69,15 @@ const HEADER_NAMES: Record<ScheduleField, string[]> = {
 
 export const normaliseHeader = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** The mapping the header names say; each field takes the first column that names it. */
-export function detectMapping(headers: string[]): ColumnMapping {
-  const mapping: ColumnMapping = {};
+/**
+ * Each field's column by the header names it goes by, most specific name first ("Appt Date"
+ * before "Appt"); a column is taken once. The schedule's and the fee schedule's imports both.
+ */
+export function mappingByHeaderNames<F extends string>(headers: string[], names: Record<F, readonly string[]>): Partial<Record<F, number>> {
+  const mapping: Partial<Record<F, number>> = {};
   const taken = new Set<number>();
-  for (const [field, names] of Object.entries(HEADER_NAMES) as [ScheduleField, string[]][]) {
-    // The most specific name first: "Appt Date" before "Appt".
-    for (const name of names) {
+  for (const [field, wanted] of Object.entries(names) as [F, readonly string[]][]) {
+    for (const name of wanted) {
       const index = headers.findIndex((h, i) => !taken.has(i) && normaliseHeader(h) === name);
       if (index >= 0) {
         mapping[field] = index;
@@ -85,6 +87,11 @@ export function detectMapping(headers: string[]): ColumnMapping {
     }
   }
   return mapping;
+}
+
+/** The mapping the header names say; each field takes the first column that names it. */
+export function detectMapping(headers: string[]): ColumnMapping {
+  return mappingByHeaderNames<ScheduleField>(headers, HEADER_NAMES);
 }
 
 const hasDate = (cells: string[]) => cells.some((cell) => readAppointmentDate(cell) !== null);

@@ -3,7 +3,7 @@ import { inTransaction, type Db } from '../db/open-database';
 import { settings } from '../db/schema';
 import type { Clock } from '../support/clock';
 import { payerResolver } from '../appointments/schedule-card';
-import { normaliseHeader, readDelimitedTable } from '../appointments/schedule-file';
+import { mappingByHeaderNames, readDelimitedTable } from '../appointments/schedule-file';
 import { nameKey } from '../appointments/schedule-values';
 import { FeeSchedule, FeeScheduleRow, type FeeScheduleImported } from '../../shared/bridge/estimate-contract';
 import type { FieldError } from '../../shared/contract';
@@ -35,19 +35,7 @@ const HEADER_NAMES: Record<FeeField, string[]> = {
 
 /** Each field's column, by the header names; a column is taken once. */
 export function detectFeeMapping(headers: string[]): Partial<Record<FeeField, number>> {
-  const mapping: Partial<Record<FeeField, number>> = {};
-  const taken = new Set<number>();
-  for (const [field, names] of Object.entries(HEADER_NAMES) as [FeeField, string[]][]) {
-    for (const name of names) {
-      const index = headers.findIndex((h, i) => !taken.has(i) && normaliseHeader(h) === name);
-      if (index >= 0) {
-        mapping[field] = index;
-        taken.add(index);
-        break;
-      }
-    }
-  }
-  return mapping;
+  return mappingByHeaderNames<FeeField>(headers, HEADER_NAMES);
 }
 
 const FEE_TABLE = {
