@@ -1,5 +1,5 @@
 import { and, count, eq, gt, inArray, or, sql } from 'drizzle-orm';
-import { inTransaction, type Db } from '../db/open-database';
+import { inTransactionWithoutFsync, type Db } from '../db/open-database';
 import { outbox, photos, pull_set_aside, pull_state } from '../db/schema';
 import { findRow, insertRecord } from '../records/record-store';
 import { preparedOnce } from '../records/statements';
@@ -279,7 +279,9 @@ export function createPullEngine(deps: PullDeps) {
     const written: { collection: FeedCollection; id: string; created: boolean }[] = [];
     unsureCache = new Map();
     feedKey = key;
-    const result = inTransaction(db, () => {
+    // Without waiting for the disk: the cursor commits with the page, so a page a power cut
+    // takes back is simply pulled again from the cursor before it (the upstream still has it).
+    const result = inTransactionWithoutFsync(db, () => {
       anySetAside = setAsideCount(db) > 0;
       const state = readPullState(db, key);
       let cursor = state.cursor;
@@ -325,13 +327,35 @@ export function createPullEngine(deps: PullDeps) {
     db.update(pull_state).set({ cursor: null, behind: true }).where(eq(pull_state.upstream, key)).run();
   }
 
+  /**
+   * The page after the one being applied, asked for before applying it: the upstream serves
+   * it (another process, another core) while this one is written, so a bootstrap waits for
+   * the slower of the two instead of both. Used only by the very next call for that cursor.
+   */
+  let ahead: { key: string; after: string; limit: number | undefined; page: Promise<ReceivedChangesPage> } | null = null;
+
+  function fetchPage(feed: PullFeed, cursor: string | null, limit: number | undefined): Promise<ReceivedChangesPage> {
+    const prefetched = ahead;
+    ahead = null;
+    if (prefetched && prefetched.key === feed.key && prefetched.after === cursor && prefetched.limit === limit) return prefetched.page;
+    return feed.changes({ ...(cursor ? { after: cursor } : {}), ...(limit ? { limit } : {}) });
+  }
+
+  function fetchAhead(feed: PullFeed, page: ReceivedChangesPage, limit: number | undefined): void {
+    if (!page.has_more || !page.next_cursor) return;
+    const next = feed.changes({ after: page.next_cursor, ...(limit ? { limit } : {}) });
+    // Its failure is the next call's to report (as if asked then), not an unhandled rejection now.
+    next.catch(() => undefined);
+    ahead = { key: feed.key, after: page.next_cursor, limit, page: next };
+  }
+
   return {
     /** One page: fetch after the stored cursor, apply, commit with the new cursor. */
     async pullPage(feed: PullFeed, limit?: number): Promise<PageOutcome> {
       const { cursor } = readPullState(db, feed.key);
       let page: ReceivedChangesPage;
       try {
-        page = await feed.changes({ ...(cursor ? { after: cursor } : {}), ...(limit ? { limit } : {}) });
+        page = await fetchPage(feed, cursor, limit);
       } catch (error) {
         if (isServiceError(error) && error.status === 404) return { kind: 'unavailable' };
         if (isServiceError(error) && error.code === 'cursor_expired') {
@@ -341,7 +365,12 @@ export function createPullEngine(deps: PullDeps) {
         }
         throw error;
       }
-      return applyPage(feed.key, page);
+      fetchAhead(feed, page, limit);
+      const outcome = applyPage(feed.key, page);
+      // Stopped inside the page (a record waits for this desk's push): the next call starts
+      // from another cursor and asks again later; the page fetched ahead is not for it.
+      if (outcome.kind === 'applied' && outcome.waiting) ahead = null;
+      return outcome;
     },
     state: (key: string) => readPullState(db, key),
     /** The upstream's row, written once at start, so later pulls only ever update it. */

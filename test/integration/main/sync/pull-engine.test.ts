@@ -98,6 +98,46 @@ describe('pull engine', () => {
     expect(count()).toBe(4);
   });
 
+  it('asks for the next page while it writes this one, once per cursor, and a failed early ask is the next call\'s error', async () => {
+    const { feed, db, service } = await setup();
+    await seedPractice(service, 3);
+    const events: string[] = [];
+    const logged: PullFeed = { key: feed.key, changes: (params) => (events.push(`ask ${params.after ?? 'start'}`), feed.changes(params)) };
+    const engine = createPullEngine({ db, clock: desk!.host.clock, ids: desk!.host.ids, onRecordChanged: () => events.push('written') });
+    await engine.pullPage(logged, 3);
+    // The second page was asked for before the first page's records were written.
+    expect(events.slice(0, 2)).toEqual(['ask start', expect.stringMatching(/^ask \d+/)]);
+    expect(events.indexOf('written')).toBeGreaterThan(1);
+    await pullAll(engine, logged);
+    const asks = events.filter((e) => e.startsWith('ask'));
+    expect(new Set(asks).size).toBe(asks.length);
+    expect(db.select().from(patients).all()).toHaveLength(3);
+
+    // The early ask fails: nothing is lost, the next call reports it and the one after asks again.
+    const page = (n: number, more: boolean): ReceivedChangesPage => ({
+      data: [{ collection: 'patients', cursor: String(n), record: { id: `pat_remote_${n}`, first_name: 'Early', last_name: `Ask${n}`, date_of_birth: '1980-01-01', created_at: '2026-11-20T10:00:00.000Z' } }],
+      next_cursor: String(n),
+      has_more: more,
+    });
+    let failNext = true;
+    const flaky: PullFeed = {
+      key: 'flaky',
+      changes: async (params) => {
+        if (!params.after) return page(1, true);
+        if (failNext) {
+          failNext = false;
+          throw new ServiceError('upstream_unavailable', 'The service did not answer.');
+        }
+        return page(2, false);
+      },
+    };
+    expect(await engine.pullPage(flaky)).toMatchObject({ kind: 'applied', applied: 1, hasMore: true });
+    await expect(engine.pullPage(flaky)).rejects.toMatchObject({ code: 'upstream_unavailable' });
+    expect(engine.state('flaky').cursor).toBe('1');
+    expect(await engine.pullPage(flaky)).toMatchObject({ kind: 'applied', applied: 1, hasMore: false });
+    expect(db.select().from(patients).all().map((p) => p.remote_id)).toEqual(expect.arrayContaining(['pat_remote_1', 'pat_remote_2']));
+  });
+
   it('sets a record that fails the schema aside with its reason, applies the rest, and moves the cursor past it', async () => {
     const { engine, db } = await setup();
     const good = (n: number) => ({ id: `pat_remote_${n}`, first_name: 'Good', last_name: `Record${n}`, date_of_birth: '1980-01-01', created_at: '2026-11-20T10:00:00.000Z' });
