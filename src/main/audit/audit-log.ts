@@ -4,11 +4,16 @@ import { toTimestamp } from '../../shared/contract';
 import { parseOrThrow } from '../../shared/service-error';
 import type { Db } from '../db/open-database';
 import type { Clock } from '../support/clock';
+import { currentActor } from './audit-actor';
 import { prepareChainHead, sealAuditEntry, verifyAuditChain } from './audit-chain';
 
 export interface AuditLog {
-  /** Appends one entry. The record id must be an id or object key: never free text, never PHI. */
-  append(action: AuditAction, recordId: string): AuditEntry;
+  /**
+   * Appends one entry. The record id must be an id or object key: never free text, never PHI.
+   * `actor` is for work finished away from its request (a create committed with its group):
+   * it defaults to the work in progress's (`actingAs`), else the log's own.
+   */
+  append(action: AuditAction, recordId: string, actor?: string): AuditEntry;
   /** Newest first, `limit` entries below `before` (a seq). */
   list(input: { limit: number; before?: number }): { data: AuditEntry[]; next_before: number | null };
   /** Checks the whole chain: intact, or the first entry changed, removed or inserted. */
@@ -48,9 +53,9 @@ export function createAuditLog(deps: { db: Db; clock: Clock; actor: string; key:
   };
   const writeAlone = sqlite.transaction(write);
   return {
-    append(action, recordId) {
+    append(action, recordId, actor) {
       const id = parseOrThrow(AuditRecordId, recordId);
-      const entry = { seq: 0, at: toTimestamp(deps.clock.now()), actor: deps.actor, action, record_id: id };
+      const entry = { seq: 0, at: toTimestamp(deps.clock.now()), actor: actor ?? currentActor() ?? deps.actor, action, record_id: id };
       return sqlite.inTransaction ? write(entry) : writeAlone(entry);
     },
     list({ limit, before }) {

@@ -1,4 +1,4 @@
-import { COLLECTIONS, type Collection } from '../../shared/contract';
+import { COLLECTIONS, ID_PREFIX, type Collection } from '../../shared/contract';
 import type { AuditAction, AuditExport, AuditFilter, AuditRow, AuditRows } from '../../shared/bridge/security-contract';
 import type { Db } from '../db/open-database';
 import { findRow } from '../records/record-store';
@@ -60,6 +60,7 @@ function subjectResolver(db: Db): (recordId: string) => Subject {
       const item = inboxCard.get(recordId) as { insurance_card_id: string | null } | undefined;
       return ofCard(item?.insurance_card_id, 'scanned card');
     }
+    if (!collection && prefix === ID_PREFIX.integration) return { patientId: null, patientName: null, kind: 'local API integration' };
     if (!collection) {
       // An object key: a card photo (its card says whose), or a scan still in the inbox.
       const card = cardByPhoto.get(recordId, recordId) as { patient_id: string } | undefined;
@@ -184,7 +185,7 @@ export function searchAuditRows(deps: { db: Db }, input: AuditFilter & { limit: 
   return { data: rows, next_before: nextBefore, actors };
 }
 
-const ACTION_WORDS: Record<AuditAction, string> = { view: 'Viewed', create: 'Created', print: 'Printed', export: 'Exported', receive: 'Received from the practice', correct: 'Corrected' };
+const ACTION_WORDS: Record<AuditAction, string> = { view: 'Viewed', create: 'Created', print: 'Printed', export: 'Exported', receive: 'Received from the practice', correct: 'Corrected', revoke: 'Revoked' };
 export const auditActionWords = (action: AuditAction) => ACTION_WORDS[action];
 
 /** A CSV cell: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */

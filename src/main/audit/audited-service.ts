@@ -1,4 +1,5 @@
 import type { Collection, V1Service } from '../../shared/contract';
+import { currentActor } from './audit-actor';
 import type { AuditLog } from './audit-log';
 
 /** Reference data is not PHI: reading a provider or a payer is not audited. */
@@ -15,17 +16,20 @@ export function withAuditedCreates(service: V1Service, audit: AuditLog): V1Servi
   return {
     ...service,
     async create(collection, input, context) {
+      // The commit may run with other requests' creates (group commit), away from this
+      // request's context: the actor is taken now.
+      const actor = currentActor();
       let audited = false;
       const created = await service.create(collection, input, {
         ...context,
         commit: (resource) => {
           context.commit?.(resource);
-          audit.append('create', (resource as { id: string }).id);
+          audit.append('create', (resource as { id: string }).id, actor);
           audited = true;
         },
       });
       // A service that has no transaction to offer still leaves its trail.
-      if (!audited) audit.append('create', created.id);
+      if (!audited) audit.append('create', created.id, actor);
       return created;
     },
   };

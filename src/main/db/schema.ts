@@ -222,6 +222,24 @@ export const settings = sqliteTable('settings', {
 });
 
 /**
+ * The local API's named integrations (issue 28): one bearer token each, kept only as its
+ * SHA-256 (the token is shown once, when made), revoked rather than deleted so the audit's
+ * names keep pointing somewhere. The token file's token predates them and is not here.
+ */
+export const integration_tokens = sqliteTable(
+  'integration_tokens',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    token_sha256: text('token_sha256').notNull(),
+    created_at: text('created_at').notNull(),
+    last_used_at: text('last_used_at'),
+    revoked_at: text('revoked_at'),
+  },
+  (table) => [uniqueIndex('integration_tokens_token').on(table.token_sha256)],
+);
+
+/**
  * Scanned cards dropped in the hot folder, waiting for the desk to attach them to a
  * patient in Intake. The photos are already stored (and queued upstream); the item only
  * says which belong together and what the scanner's sidecar and the extraction said.

@@ -26,6 +26,7 @@ import { estimateHandlers } from '../bridge/estimate-handlers';
 import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
 import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
+import { createIntegrationTokens } from '../local-api/integration-tokens';
 import { createLocalService } from '../operations/local-service';
 import { createPhotoStore } from '../photos/photo-store';
 import { auditChainKey, sealEntriesFromBeforeTheChain } from '../audit/audit-chain';
@@ -207,6 +208,7 @@ export function createHost(options: HostOptions): Host {
   // What the patient owes today (issue 30): the fee schedule and the estimates made from it.
   const estimateDeps: EstimateDeps = { db, clock, fees: createFeeScheduleStore({ db, clock }), appointmentSettings: appointmentDeps.settings };
   const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)`, key: auditKey });
+  const integrations = createIntegrationTokens({ db, clock, ids, audit });
 
   const components: HostComponent[] = [];
   const localApi = createLocalApi({
@@ -219,6 +221,8 @@ export function createHost(options: HostOptions): Host {
     ...(options.localApi || {}),
     log: log.forComponent('local_api'),
     routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps)),
+    integrations,
+    actorFor: (name) => `${actor} (local API: ${name})`,
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
@@ -309,7 +313,7 @@ export function createHost(options: HostOptions): Host {
     // The desk's creates leave their audit entry in their own transaction (audited-service.ts).
     recordHandlers({ service: withAuditedCreates(service, audit), defaultServiceType: () => settings.read().default_service_type }),
     inboxHandlers({ db }),
-    localApiHandlers({ localApi }),
+    localApiHandlers({ localApi, integrations }),
     extractionHandlers({ service, engine: extraction }),
     deskHandlers({ db, photoUrl }),
     patientCorrectionHandlers({ db, clock, ids, audit, photoUrl, onChange: (change) => events.emit('records.changed', change) }),

@@ -24,6 +24,7 @@ import { OPENAPI_DOCUMENT_PATH, openApiDocument } from '../../shared/contract/op
 import { ServiceError, isServiceError, validationFailed } from '../../shared/service-error';
 import type { IdempotencyStore } from './idempotency-store';
 import { diskFullError, isDiskFull } from '../storage/disk-full';
+import { actingAs } from '../audit/audit-actor';
 
 export interface V1AppOptions {
   service: V1Service;
@@ -31,6 +32,11 @@ export interface V1AppOptions {
   source: Source;
   /** The key callers must present, read per request (the local API's can be regenerated); null refuses everyone. */
   apiKey(): string | null;
+  /**
+   * Other keys that are let in (the local API's named integrations): who the caller is, as
+   * the audit should name them, or null. The request then runs as that actor (`actingAs`).
+   */
+  callerOf?(given: string): string | null;
   idempotency: IdempotencyStore;
   ids: IdGenerator;
   /** Run before authentication: the TCP guard, the sandbox's fault injection. */
@@ -41,7 +47,7 @@ export interface V1AppOptions {
   routes?: V1Routes;
 }
 
-export type AppEnv = { Variables: { requestId: string } };
+export type AppEnv = { Variables: { requestId: string; caller?: string } };
 export type V1Routes = (app: Hono<AppEnv>) => void;
 
 /**
@@ -72,11 +78,20 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   app.use(
     '*',
     bearerAuth({
-      verifyToken: (given) => keyMatches(options.apiKey(), given),
+      verifyToken: (given, c) => {
+        if (keyMatches(options.apiKey(), given)) return true;
+        const caller = options.callerOf?.(given) ?? null;
+        if (caller !== null) (c as Context<AppEnv>).set('caller', caller);
+        return caller !== null;
+      },
       // Hono answers a header that is not `Bearer <token>` (e.g. Basic) with 400; to the
       // caller it is a bad key like any other.
       invalidAuthenticationHeader: { message: () => new Response(null, { status: 401 }) },
     }),
+    (c, next) => {
+      const caller = c.get('caller');
+      return caller ? actingAs(caller, next) : next();
+    },
   );
 
   /**

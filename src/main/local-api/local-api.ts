@@ -10,6 +10,7 @@ import type { LocalApiStatus } from '../../shared/bridge/desk-contract';
 import type { V1Service } from '../../shared/contract';
 import { isAddressInUse, newPipePath, prepareSocketPath, publishPipePath, WINDOWS_PIPE_PREFIX } from './endpoints';
 import { tcpGuard } from './tcp-guard';
+import type { IntegrationTokens } from './integration-tokens';
 import { ensureToken, regenerateToken } from './token-file';
 
 export interface LocalApiDeps {
@@ -30,6 +31,10 @@ export interface LocalApiDeps {
   log?(message: string): void;
   /** Desk-local routes the upstream contract does not have (appointments). */
   routes?: V1Routes;
+  /** Named integrations' tokens, let in besides the token file's. */
+  integrations?: IntegrationTokens;
+  /** How the audit names a request made with an integration's token. */
+  actorFor?(integrationName: string): string;
 }
 
 /**
@@ -66,6 +71,10 @@ export function createLocalApi(deps: LocalApiDeps): LocalApi {
       service: deps.service,
       source: 'api',
       apiKey: () => token,
+      callerOf: (given) => {
+        const integration = deps.integrations?.verify(given);
+        return integration ? (deps.actorFor?.(integration.name) ?? integration.name) : null;
+      },
       idempotency,
       ids: deps.ids,
       before: [limit, ...before],

@@ -36,6 +36,10 @@ import {
   SyncItem,
   SyncListInput,
   SyncStatus,
+  AddIntegrationInput,
+  AddedIntegration,
+  Integration,
+  RevokeIntegrationInput,
 } from './desk-contract';
 import {
   AuditEntry,
@@ -157,6 +161,10 @@ export const BRIDGE_METHODS = {
   'settings.testConnection': { input: z.strictObject({}), output: ConnectionTest },
   'localApi.status': { input: z.strictObject({}), output: LocalApiStatus },
   'localApi.regenerateToken': { input: z.strictObject({}), output: LocalApiStatus },
+  /** Named integrations (issue 28): one token each, shown once, revocable. */
+  'localApi.integrations': { input: z.strictObject({}), output: z.array(Integration) },
+  'localApi.addIntegration': { input: AddIntegrationInput, output: AddedIntegration },
+  'localApi.revokeIntegration': { input: RevokeIntegrationInput, output: Integration },
   'extractions.preview': { input: ExtractionPreviewInput, output: ExtractionPreview },
 
   // Session safety (security-contract.ts): the audit log in Settings, and the idle lock.

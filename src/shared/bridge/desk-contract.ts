@@ -210,6 +210,27 @@ export const LocalApiStatus = z.object({
 });
 export type LocalApiStatus = z.infer<typeof LocalApiStatus>;
 
+/** A named local API integration (issue 28): the token itself is shown once, when made. */
+export const Integration = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: Timestamp,
+  last_used_at: Timestamp.nullable(),
+  revoked_at: Timestamp.nullable(),
+});
+export type Integration = z.infer<typeof Integration>;
+
+export const AddIntegrationInput = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(60)
+    .regex(/^[^\p{Cc}]+$/u, 'must be on one line, without control characters'),
+});
+export const AddedIntegration = z.object({ integration: Integration, token: z.string() });
+export const RevokeIntegrationInput = z.strictObject({ id: z.string().min(1) });
+
 /** Read a card's photos before the card exists, so Intake can pre-fill its fields. */
 export const ExtractionPreviewInput = z.strictObject({
   front_photo_object_key: ObjectKey,

@@ -8,7 +8,7 @@ import { ObjectKey } from '../contract/photo';
  */
 
 /** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
-export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct']);
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke']);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 const AUDITED_PREFIXES = [
@@ -18,6 +18,7 @@ const AUDITED_PREFIXES = [
   ID_PREFIX.electronic_eligibility_discovery,
   ID_PREFIX.electronic_eligibility_check,
   ID_PREFIX.inbox_item,
+  ID_PREFIX.integration,
 ];
 
 /**

@@ -16,6 +16,8 @@ export const ID_PREFIX = {
   appointment: 'apt',
   eligibility_batch: 'bat',
   batch_job: 'bjb',
+  // A named local API integration (issue 28): its token is shown once, kept only as a hash.
+  integration: 'itk',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 

@@ -18,6 +18,7 @@ import { Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { FeeSchedulePanel } from '../estimates/fee-schedule-panel';
 import { IdleLockPanel } from '../security/session-safety-panels';
+import { IntegrationsPanel } from '../local-api/integrations-panel';
 
 const LABELS = { upstream_url: 'Service address', api_key: 'API key', default_provider_id: 'Default provider', hot_folder: 'Hot folder', default_service_type: 'Default service type' };
 
@@ -200,6 +201,7 @@ export function SettingsScreen() {
           </SettingForm>
         )}
         <LocalApiPanel />
+        <IntegrationsPanel />
       </section>
 
       <ConfirmDialog

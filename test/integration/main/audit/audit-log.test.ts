@@ -6,6 +6,8 @@ import type { AuditEntry } from '@src/shared/bridge/security-contract';
 import { CANARY_MEMBER_ID, CANARY_PATIENT, CANARY_STRINGS } from '@test/support/canary-phi';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { makePng } from '@test/support/images';
+import { actingAs } from '@src/main/audit/audit-actor';
+import { withAuditedCreates } from '@src/main/audit/audited-service';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 
 let fx: HostFixture;
@@ -32,6 +34,16 @@ function rows(): AuditEntry[] {
 const brief = (entries: AuditEntry[]) => entries.map((e) => [e.action, e.record_id]);
 
 describe('audit log', () => {
+  it('names the caller each create was made for, even when creates from two callers commit in one group', async () => {
+    const audited = withAuditedCreates(fx.host.service, fx.host.audit);
+    const create = (last: string) => audited.create('patients', { first_name: 'Group', last_name: last, date_of_birth: '1970-01-01' }, { source: 'api' });
+    // Asked in one turn: one group commit, flushed from the first caller's context.
+    const [a, b] = await Promise.all([actingAs('scanner A', () => create('A')), actingAs('scanner B', () => create('B'))]);
+    const actorOf = (id: string) => rows().find((e) => e.action === 'create' && e.record_id === id)?.actor;
+    expect(actorOf(a.id)).toBe('scanner A');
+    expect(actorOf(b.id)).toBe('scanner B');
+  });
+
   it('records creates and single-record views through the desk: who, what, which record, when; lists are not views', async () => {
     const photo = await ok('photos.upload', { content_type: 'image/png', data_base64: Buffer.from(makePng()).toString('base64') });
     const patient = await ok('patients.create', CANARY_PATIENT);
