@@ -1,5 +1,5 @@
 import { COLLECTIONS, ID_PREFIX, type Collection } from '../../shared/contract';
-import type { AuditAction, AuditExport, AuditFilter, AuditRow, AuditRows } from '../../shared/bridge/security-contract';
+import { AUDIT_ACTION_WORDS, type AuditAction, type AuditExport, type AuditFilter, type AuditRow, type AuditRows } from '../../shared/bridge/security-contract';
 import type { Db } from '../db/open-database';
 import { findRow } from '../records/record-store';
 import type { Clock } from '../support/clock';
@@ -61,6 +61,8 @@ function subjectResolver(db: Db): (recordId: string) => Subject {
       return ofCard(item?.insurance_card_id, 'scanned card');
     }
     if (!collection && prefix === ID_PREFIX.integration) return { patientId: null, patientName: null, kind: 'local API integration' };
+    if (recordId.startsWith('setting:')) return { patientId: null, patientName: null, kind: `setting ${recordId.slice('setting:'.length).replace(/_/g, ' ')}` };
+    if (recordId.startsWith('desk:')) return { patientId: null, patientName: null, kind: 'this desk' };
     if (!collection) {
       // An object key: a card photo (its card says whose), or a scan still in the inbox.
       const card = cardByPhoto.get(recordId, recordId) as { patient_id: string } | undefined;
@@ -185,8 +187,7 @@ export function searchAuditRows(deps: { db: Db }, input: AuditFilter & { limit: 
   return { data: rows, next_before: nextBefore, actors };
 }
 
-const ACTION_WORDS: Record<AuditAction, string> = { view: 'Viewed', create: 'Created', print: 'Printed', export: 'Exported', receive: 'Received from the practice', correct: 'Corrected', revoke: 'Revoked' };
-export const auditActionWords = (action: AuditAction) => ACTION_WORDS[action];
+export const auditActionWords = (action: AuditAction) => AUDIT_ACTION_WORDS[action];
 
 /** A CSV cell: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */
 function cell(value: string | number): string {
@@ -199,7 +200,7 @@ export function exportAuditRows(deps: { db: Db; clock: Clock }, filter: AuditFil
   const { rows } = readRows(deps.db, { ...filter, limit: EXPORT_MAX_ROWS });
   const header = ['from', 'to', 'who', 'action', 'patient', 'records', 'entries', 'record ids'];
   const lines = rows.map((r) =>
-    [r.first_at, r.last_at, r.actor, ACTION_WORDS[r.action], r.patient_name ?? '', r.records, r.entries, r.record_ids.join(' ')].map(cell).join(','),
+    [r.first_at, r.last_at, r.actor, AUDIT_ACTION_WORDS[r.action], r.patient_name ?? '', r.records, r.entries, r.record_ids.join(' ')].map(cell).join(','),
   );
   const day = deps.clock.now().toISOString().slice(0, 10);
   return { filename: `coverdesk-audit-${day}.csv`, content_type: 'text/csv', csv: [header.map(cell).join(','), ...lines].join('\r\n') + '\r\n', rows: rows.length };

@@ -70,6 +70,7 @@ export function stepBatches(deps: BatchDeps, upstream: { online: boolean | null 
         // The desk asked for the batch ("Check tomorrow"): its checks are the desk's, not a discovery's (`system`).
         const check = insertCreated(deps, effects, 'electronic_eligibility_checks', input, { source: 'dashboard' });
         db.update(batch_jobs).set({ state: 'done', check_id: check.id, updated_at: now }).where(eq(batch_jobs.id, job.id)).run();
+        deps.audit?.append('create', check.id);
         created.push(check.id);
       });
     } catch (error) {

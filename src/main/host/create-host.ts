@@ -188,7 +188,9 @@ export function createHost(options: HostOptions): Host {
 
   const lock = createWorkstationLock({ db, clock, policy: options.pinPolicy, systemUnlock: options.systemUnlock });
   // The OS locked the screen or slept: with a PIN set, the host locks too.
-  events.on('session.locked', () => lock.engage());
+  events.on('session.locked', () => {
+    if (lock.engage().locked) audit.append('lock', 'desk:lock');
+  });
 
   // Desk-local appointments (issue 16): the bridge and the local API share these deps. The
   // patients an import registers are audited as creates, naming the channel, as any create is.
@@ -292,6 +294,7 @@ export function createHost(options: HostOptions): Host {
   // A day's batch of checks: the same deps as appointments, bounded by what sync knows of the upstream.
   const batchDeps = {
     ...appointmentDeps,
+    audit,
     onChange: (change: { collection: 'electronic_eligibility_checks'; id: string }) => events.emit('records.changed', change),
     onProgress: (date: string) => events.emit('appointments.progress', batchProgress(appointmentDeps, date)),
   };

@@ -8,8 +8,23 @@ import { ObjectKey } from '../contract/photo';
  */
 
 /** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
-export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke']);
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke', 'lock', 'unlock', 'unlock_refused', 'change']);
 export type AuditAction = z.infer<typeof AuditAction>;
+
+/** Each action as the Audit screen and its CSV say it: one list for both. */
+export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
+  view: 'Viewed',
+  create: 'Created',
+  print: 'Printed',
+  export: 'Exported',
+  receive: 'Received from the practice',
+  correct: 'Corrected',
+  revoke: 'Revoked',
+  lock: 'Locked the desk',
+  unlock: 'Unlocked the desk',
+  unlock_refused: 'Unlock refused (wrong PIN or waiting)',
+  change: 'Changed a setting',
+};
 
 const AUDITED_PREFIXES = [
   ID_PREFIX.patient,
@@ -28,6 +43,9 @@ const AUDITED_PREFIXES = [
 export const AuditRecordId = z.union([
   z.string().regex(new RegExp(`^(${AUDITED_PREFIXES.join('|')})_[0-9A-HJKMNP-TV-Z]{26}$`), 'must be a Coverdesk record id'),
   ObjectKey,
+  // The desk itself (`desk:lock`) or one of its settings by its key (`setting:api_key`):
+  // names from the code, never a value.
+  z.string().regex(/^(desk|setting):[a-z_]{1,64}$/, 'must be a desk subject'),
 ]);
 
 export const AuditEntry = z.object({

@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { AuditFilter, AuditRow } from '../../../shared/bridge/security-contract';
+import { AUDIT_ACTION_WORDS, type AuditFilter } from '../../../shared/bridge/security-contract';
 import { useBridge } from '../bridge/bridge-provider';
 import { asBridgeError, bridgeKey, readBridge } from '../bridge/query-client';
 import { formatDateTime } from '../format';
@@ -10,15 +10,7 @@ import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { saveTextFile } from '../ui/file-transfer';
 
-const ACTIONS: { value: NonNullable<AuditFilter['action']>; label: string }[] = [
-  { value: 'view', label: 'Viewed' },
-  { value: 'create', label: 'Created' },
-  { value: 'print', label: 'Printed' },
-  { value: 'export', label: 'Exported' },
-  { value: 'receive', label: 'Received from the practice' },
-  { value: 'correct', label: 'Corrected' },
-];
-const ACTION_WORDS = Object.fromEntries(ACTIONS.map((a) => [a.value, a.label])) as Record<AuditRow['action'], string>;
+const ACTIONS = (Object.entries(AUDIT_ACTION_WORDS) as [NonNullable<AuditFilter['action']>, string][]).map(([value, label]) => ({ value, label }));
 const PAGE = 50;
 
 /** A local calendar day (the date input's YYYY-MM-DD) as the host's timestamp at its start or end. */
@@ -133,7 +125,7 @@ export function AuditScreen() {
                         {formatDateTime(row.first_at) !== formatDateTime(row.last_at) && <span className="muted small"> (from {formatDateTime(row.first_at)})</span>}
                       </td>
                       <td>{row.actor}</td>
-                      <td>{ACTION_WORDS[row.action]}</td>
+                      <td>{AUDIT_ACTION_WORDS[row.action]}</td>
                       <td>{row.patient_name ?? <span className="muted">—</span>}</td>
                       <td>
                         {row.records}

@@ -34,6 +34,30 @@ function rows(): AuditEntry[] {
 const brief = (entries: AuditEntry[]) => entries.map((e) => [e.action, e.record_id]);
 
 describe('audit log', () => {
+  it("audits the desk's own safety and settings: locks, wrong PINs, unlocks and each setting changed, by its key and never its value", async () => {
+    await ok('lock.setPin', { pin: '246810' });
+    await ok('lock.engage', {});
+    const wrong = await call('lock.unlock', { pin: '111111' });
+    expect(wrong.ok).toBe(false);
+    await ok('lock.unlock', { pin: '246810' });
+    const folder = '/srv/scans/front-desk';
+    await ok('settings.update', { hot_folder: folder, default_service_type: 'medical_care' });
+    expect(brief(rows())).toEqual([
+      ['change', 'setting:pin'],
+      ['lock', 'desk:lock'],
+      ['unlock_refused', 'desk:lock'],
+      ['unlock', 'desk:lock'],
+      ['change', 'setting:hot_folder'],
+      ['change', 'setting:default_service_type'],
+    ]);
+    expect(rows().every((e) => e.actor === 'frontdesk1')).toBe(true);
+    expect(JSON.stringify(rows())).not.toContain(folder);
+    // A save that is refused changed nothing, so it leaves no entry.
+    const refused = await call('settings.update', { upstream_url: 'not a url' });
+    expect(refused.ok).toBe(false);
+    expect(rows()).toHaveLength(6);
+  });
+
   it('names the caller each create was made for, even when creates from two callers commit in one group', async () => {
     const audited = withAuditedCreates(fx.host.service, fx.host.audit);
     const create = (last: string) => audited.create('patients', { first_name: 'Group', last_name: last, date_of_birth: '1970-01-01' }, { source: 'api' });

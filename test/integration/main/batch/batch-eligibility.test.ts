@@ -45,6 +45,11 @@ describe('batch eligibility for a day', () => {
 
     const perCard = checksPerCard(fx);
     for (const visit of visits) expect(perCard.get(visit.card_id ?? '') ?? 0, visit.kind).toBe(isCheckable(visit.kind) ? 1 : 0);
+    // Each check sends PHI to a payer: every one the batch made is in the audit log as a create.
+    const checkIds = (fx.host.database.sqlite.prepare('SELECT id FROM electronic_eligibility_checks').all() as { id: string }[]).map((r) => r.id);
+    const audited = new Set((fx.host.database.sqlite.prepare("SELECT record_id FROM audit_log WHERE action = 'create'").all() as { record_id: string }[]).map((r) => r.record_id));
+    expect(checkIds.length).toBeGreaterThan(0);
+    expect(checkIds.filter((id) => !audited.has(id))).toEqual([]);
 
     const { rows } = await bridge['appointments.worklist']({ date: DAY });
     const byId = new Map(rows.map((r) => [r.appointment.id, r]));
