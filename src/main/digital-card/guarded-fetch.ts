@@ -163,7 +163,7 @@ export async function guardedFetch(policy: NetworkPolicy, target: string, reques
       },
     );
     const timer = setTimeout(() => {
-      finish(new DigitalCardFailure(`The ${request.what} took longer than ${Math.round(policy.timeoutMs / 1000)} s to arrive: try again later.`));
+      finish(new DigitalCardFailure(`The ${request.what} took longer than ${Number((policy.timeoutMs / 1000).toFixed(1))} s to arrive: try again later.`));
       req.destroy();
     }, policy.timeoutMs);
     req.on('error', (error: NodeJS.ErrnoException) => finish(OFFLINE_CODES.has(error.code ?? '') ? new OfflineFailure(error.code!) : new DigitalCardFailure(`The ${request.what} could not be fetched (${error.code ?? 'network error'}).`)));
