@@ -59,8 +59,14 @@ export const IssuerDirectoryView = z.object({
 });
 export type IssuerDirectoryView = z.infer<typeof IssuerDirectoryView>;
 
-/** A trusted-issuer file's text (JSON): see docs/front-desk.md ("Digital cards") for the formats read. */
-export const ImportIssuersInput = z.strictObject({ text: z.string().min(1).max(5_000_000) });
-
 export const IssuersImported = z.object({ imported: z.number().int().nonnegative(), directory: IssuerDirectoryView });
 export type IssuersImported = z.infer<typeof IssuersImported>;
+
+export const IssuersRefreshed = z.object({
+  refreshed: z.number().int().nonnegative(),
+  /** Directories or issuers that could not be read, with why; what the desk had of them stays. */
+  failures: z.array(z.object({ url: z.string(), reason: z.string() })),
+  offline: z.boolean(),
+  directory: IssuerDirectoryView,
+});
+export type IssuersRefreshed = z.infer<typeof IssuersRefreshed>;
