@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { payerResolver } from '../appointments/schedule-card';
 import type { Db } from '../db/open-database';
 import type { Clock } from '../support/clock';
 import type { ExtractedFieldName } from '../../shared/contract';
+import type { PayerResolution } from '../../shared/payers/payer-search';
 import { mapCoverage, type CoverageExtra } from './carin-coverage';
 import { DigitalCardFailure } from './digital-card-failure';
 import { DEFAULT_NETWORK_POLICY, OfflineFailure, type NetworkPolicy } from './guarded-fetch';
@@ -35,6 +37,8 @@ export type DigitalCardExtra = CoverageExtra & {
   waiting_id?: string;
   /** The link's label, as the patient's app wrote it. */
   link_label?: string;
+  /** The payer found in the desk's payer directory by the card's payer id, else its name; absent when none or several fit. */
+  clearinghouse_entity_id?: string;
   [key: string]: unknown;
 };
 
@@ -53,6 +57,8 @@ export interface DigitalCardDeps {
   recipient?: string;
   /** The inflate limit for a card's content (a zip bomb stops here). */
   maxInflatedBytes?: number;
+  /** Finds a payer in the desk's payer directory; defaults to the one the schedule import uses. */
+  payers?: (text: string) => PayerResolution;
 }
 
 const WAITING_REASON = 'Waiting for the digital card: the desk is offline; it completes by itself when back online.';
@@ -68,6 +74,23 @@ function issuersOf(deps: DigitalCardDeps): IssuerDirectory {
   return deps.issuers ?? createIssuerDirectory({ db: deps.db, clock: deps.clock });
 }
 
+/**
+ * The payer in the desk's directory: by the card's payer id first (exact), else its name; one
+ * payer or none, never a guess among several (the reader's payer field keeps the card's name).
+ */
+function withPayer(deps: DigitalCardDeps, mapped: ReturnType<typeof mapCoverage>): { fields: DigitalCardResult['fields']; extra: DigitalCardExtra } {
+  const resolve = deps.payers ?? payerResolver(deps.db);
+  const payerId = mapped.extra.payer_id?.toUpperCase();
+  const byId = payerId ? resolve(payerId) : null;
+  // An id names its payer only when written in full: the search's near hits are for names.
+  if (byId?.kind === 'matched' && [byId.entry.payer_id, ...byId.entry.alias_ids].some((id) => id.toUpperCase() === payerId)) {
+    return { fields: mapped.fields, extra: { ...mapped.extra, clearinghouse_entity_id: byId.entry.id } };
+  }
+  const byName = mapped.fields.payer_name ? resolve(mapped.fields.payer_name) : null;
+  if (byName?.kind === 'matched') return { fields: mapped.fields, extra: { ...mapped.extra, clearinghouse_entity_id: byName.entry.id } };
+  return { fields: mapped.fields, extra: { ...mapped.extra } };
+}
+
 /** A SMART Health Card's JWS → verified (or not) fields. */
 function readShcJws(deps: DigitalCardDeps, jws: string): DigitalCardResult {
   const card = decodeJws(jws, deps.maxInflatedBytes ?? MAX_INFLATED_BYTES);
@@ -75,7 +98,7 @@ function readShcJws(deps: DigitalCardDeps, jws: string): DigitalCardResult {
   const bundle = vc?.credentialSubject?.fhirBundle;
   if (!bundle) throw new DigitalCardFailure('The SMART Health Card carries no FHIR bundle.');
   const trust = verifyShc({ issuers: issuersOf(deps), clock: deps.clock }, card);
-  const { fields, extra } = mapCoverage(bundle);
+  const { fields, extra } = withPayer(deps, mapCoverage(bundle));
   const issuer = trust.issuer ? { issuer_name: trust.issuer.name, issuer: trust.issuer.iss } : typeof card.payload.iss === 'string' ? { issuer: card.payload.iss } : {};
   return trust.status === 'verified'
     ? { kind: 'shc', status: 'verified', fields, extra: { ...extra, ...issuer } }
@@ -109,7 +132,7 @@ async function readShlinkOnline(deps: DigitalCardDeps, payload: string): Promise
       continue;
     }
     try {
-      const { fields, extra } = mapCoverage(content);
+      const { fields, extra } = withPayer(deps, mapCoverage(content));
       return {
         kind: 'shlink',
         status: 'not_verified',

@@ -8,6 +8,7 @@ import { verifyShc } from '@src/main/digital-card/shc-verify';
 import { carinBundle, FIXTURES, issuersFile, multipartShc, newTestIssuer, numericShc, repoTestIssuer, SPEC_FIXTURES } from '@test/support/digital-card-issuer';
 import { openDigitalCardDb } from '@test/support/digital-card-db';
 import { manualClock } from '@test/support/manual-clock';
+import { startTestHost } from '@test/support/host-fixture';
 
 let db: ReturnType<typeof openDigitalCardDb> | undefined;
 afterEach(() => {
@@ -130,5 +131,32 @@ describe('readDigitalCard: SMART Health Cards', () => {
     expect(await readDigitalCard(deps, numericShc(bomb))).toEqual({ kind: 'shc', status: 'failed', reason: "The card's content inflates past 256 KB, more than any health card holds: it was not read.", fields: {} });
     expect(await readDigitalCard(deps, 'shc:/123')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/odd number of digits/) });
     expect(rows()).toEqual(before);
+  });
+});
+
+describe('readDigitalCard: the payer in the desk payer directory', () => {
+  it("finds the payer by the card's payer id, else by its name; an unknown payer is left for the desk", async () => {
+    const fx = startTestHost({ localApi: false, clock });
+    try {
+      await fx.host.bridge['digitalCards.importIssuers']({ text: issuersFile([issuer]) });
+      const deps = { db: fx.host.database.db, clock };
+      const withPayer = (payerId: string | null, name: string) => {
+        const bundle = carinBundle();
+        const org = (bundle.entry as { resource: { resourceType: string; name?: string; identifier?: { value: string }[] } }[]).find((e) => e.resource.resourceType === 'Organization')!.resource;
+        org.name = name;
+        if (payerId) org.identifier![0].value = payerId;
+        else delete org.identifier;
+        return numericShc(issuer.card(bundle));
+      };
+      expect((await readDigitalCard(deps, withPayer('60054', 'Some Plan Name'))).extra?.clearinghouse_entity_id).toBe('che_01JD0000000000000000000001');
+      const byName = await readDigitalCard(deps, withPayer(null, 'Cigna'));
+      expect(byName.extra?.clearinghouse_entity_id).toBe('che_01JD0000000000000000000002');
+      expect(byName.fields.payer_name).toBe('Cigna');
+      const unknown = await readDigitalCard(deps, withPayer(null, 'Acme Insurance Co'));
+      expect(unknown.extra?.clearinghouse_entity_id).toBeUndefined();
+      expect(unknown.fields.payer_name).toBe('Acme Insurance Co');
+    } finally {
+      await fx.cleanup();
+    }
   });
 });
