@@ -193,7 +193,18 @@ export interface CompletedLink {
  * the card it belongs to can be filled. A link still offline, or needing a person's
  * passcode, keeps waiting. Returns only the links finished in this call.
  */
-export async function completeWaitingLinks(deps: DigitalCardDeps & { onCompleted?: (done: CompletedLink) => void }): Promise<CompletedLink[]> {
+export function completeWaitingLinks(deps: DigitalCardDeps & { onCompleted?: (done: CompletedLink) => void }): Promise<CompletedLink[]> {
+  // The worker may call again while a slow link is still being read: one run per database, or a link would be fetched (and reported) twice.
+  const running = RUNS.get(deps.db);
+  if (running) return running.then(() => []);
+  const run = completeAll(deps).finally(() => RUNS.delete(deps.db));
+  RUNS.set(deps.db, run);
+  return run;
+}
+
+const RUNS = new WeakMap<Db, Promise<CompletedLink[]>>();
+
+async function completeAll(deps: DigitalCardDeps & { onCompleted?: (done: CompletedLink) => void }): Promise<CompletedLink[]> {
   const done: CompletedLink[] = [];
   for (const link of readWaitingLinks(deps.db).filter((entry) => entry.result === null)) {
     let result: DigitalCardResult;

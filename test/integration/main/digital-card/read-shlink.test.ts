@@ -156,7 +156,10 @@ describe('readDigitalCard: SMART Health Links, through a real server on 127.0.0.
     cleanups.push(() => back.close());
     serveCard(back);
     const completed: string[] = [];
-    const done = await completeWaitingLinks({ ...deps, onCompleted: ({ waiting_id }) => completed.push(waiting_id) });
+    // Called twice at once (the worker's next tick while the first run is out): the link is read once.
+    const [done, overlapping] = await Promise.all([completeWaitingLinks({ ...deps, onCompleted: ({ waiting_id }) => completed.push(waiting_id) }), completeWaitingLinks(deps)]);
+    expect(overlapping).toEqual([]);
+    expect(back.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /manifest', 'GET /files/card']);
     expect(done).toHaveLength(1);
     expect(done[0].result).toMatchObject({ status: 'verified', fields: { member_id: '102345672-02' }, extra: { waiting_id: id } });
     expect(completed).toEqual([id]);
