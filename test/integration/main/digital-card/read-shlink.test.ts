@@ -167,6 +167,16 @@ describe('readDigitalCard: SMART Health Links, through a real server on 127.0.0.
     expect(await completeWaitingLinks(deps)).toEqual([]); // done once
   });
 
+  it('a passcode link with nobody to ask (the background) keeps waiting for a person, and is never given a guessed passcode', async () => {
+    const { server, deps } = await setup();
+    serveCard(server);
+    server.manifest.passcode = '1234';
+    const waiting = await readDigitalCard(deps, link(server, { flag: 'P' }));
+    expect(waiting).toMatchObject({ status: 'waiting', reason: 'Waiting for the digital card: the link needs its passcode; scan it again to enter it.' });
+    expect(await completeWaitingLinks(deps)).toEqual([]);
+    expect(server.requests).toEqual([]);
+  });
+
   it('a damaged link is refused at once, never kept waiting', async () => {
     const { deps, db } = await setup();
     expect(await readDigitalCard({ ...deps, online: () => false }, 'shlink:/eyJ1cmwiOi')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/damaged or cut short/) });
