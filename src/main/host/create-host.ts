@@ -24,6 +24,9 @@ import { appointmentRoutes } from '../local-api/appointment-routes';
 import { combineRoutes, estimateRoutes } from '../local-api/estimate-routes';
 import { estimateHandlers } from '../bridge/estimate-handlers';
 import { createFeeScheduleStore } from '../estimates/fee-schedule';
+import { digitalCardHandlers } from '../bridge/digital-card-handlers';
+import { createIssuerDirectory } from '../digital-card/issuer-directory';
+import { DEFAULT_NETWORK_POLICY, type NetworkPolicy } from '../digital-card/guarded-fetch';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
 import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
 import { createIntegrationTokens } from '../local-api/integration-tokens';
@@ -62,6 +65,8 @@ import { createDiskSpaceMonitor, type DiskSpaceDeps } from '../storage/disk-spac
 export interface HostOptions {
   dataDir: string;
   clock?: Clock;
+  /** Test-only: what digital-card links may reach (a loopback test server through `allowOrigin`). */
+  digitalCardNetwork?: NetworkPolicy;
   ids?: IdGenerator;
   /**
    * The upstream /v1 service (e.g. from `--upstream URL --api-key KEY`). Absent: the one
@@ -326,6 +331,7 @@ export function createHost(options: HostOptions): Host {
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner }),
     estimateHandlers(estimateDeps),
+    digitalCardHandlers({ issuers: createIssuerDirectory({ db, clock }), network: options.digitalCardNetwork ?? DEFAULT_NETWORK_POLICY, clock }),
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

@@ -79,6 +79,7 @@ import {
   Worklist,
 } from './appointment-contract';
 import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
+import { IssuerDirectoryView, IssuersImported, IssuersRefreshed } from './digital-card-contract';
 import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
 
 const ById = z.strictObject({ id: Id });
@@ -209,6 +210,12 @@ export const BRIDGE_METHODS = {
   'feeSchedule.export': { input: z.strictObject({}), output: FeeScheduleExport },
   'feeSchedule.updateFreshness': { input: FreshnessUpdate, output: FeeSchedule },
   'estimates.forCheck': { input: EstimateQuery, output: Estimate },
+
+  // Digital cards (digital-card-contract.ts): the trusted SMART Health Card issuers in Settings,
+  // imported from a file (JSON) or refreshed from the directories that file names.
+  'digitalCards.issuers': { input: z.strictObject({}), output: IssuerDirectoryView },
+  'digitalCards.importIssuers': { input: ScheduleFileInput, output: IssuersImported },
+  'digitalCards.refreshIssuers': { input: z.strictObject({}), output: IssuersRefreshed },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -17,6 +17,7 @@ import { SelectField, TextField } from '../ui/field';
 import { Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { FeeSchedulePanel } from '../estimates/fee-schedule-panel';
+import { TrustedIssuersPanel } from '../digital-cards/trusted-issuers-panel';
 import { IdleLockPanel } from '../security/session-safety-panels';
 import { IntegrationsPanel } from '../local-api/integrations-panel';
 
@@ -180,6 +181,7 @@ export function SettingsScreen() {
       )}
       <IdleLockPanel />
       <FeeSchedulePanel />
+      <TrustedIssuersPanel />
 
       <section className="stack" aria-labelledby="settings-integrations">
         <div>
