@@ -4,7 +4,7 @@ import { toTimestamp } from '../../shared/contract';
 import { parseOrThrow } from '../../shared/service-error';
 import type { Db } from '../db/open-database';
 import type { Clock } from '../support/clock';
-import { currentActor } from './audit-actor';
+import { currentActor } from '../support/audit-actor';
 import { prepareChainHead, sealAuditEntry, verifyAuditChain } from './audit-chain';
 
 export interface AuditLog {

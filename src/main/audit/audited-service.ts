@@ -1,5 +1,5 @@
 import type { Collection, V1Service } from '../../shared/contract';
-import { currentActor } from './audit-actor';
+import { currentActor } from '../support/audit-actor';
 import type { AuditLog } from './audit-log';
 
 /** Reference data is not PHI: reading a provider or a payer is not audited. */

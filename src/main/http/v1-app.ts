@@ -24,7 +24,7 @@ import { OPENAPI_DOCUMENT_PATH, openApiDocument } from '../../shared/contract/op
 import { ServiceError, isServiceError, validationFailed } from '../../shared/service-error';
 import type { IdempotencyStore } from './idempotency-store';
 import { diskFullError, isDiskFull } from '../storage/disk-full';
-import { actingAs } from '../audit/audit-actor';
+import { actingAs } from '../support/audit-actor';
 
 export interface V1AppOptions {
   service: V1Service;

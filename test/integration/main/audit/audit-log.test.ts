@@ -6,7 +6,7 @@ import type { AuditEntry } from '@src/shared/bridge/security-contract';
 import { CANARY_MEMBER_ID, CANARY_PATIENT, CANARY_STRINGS } from '@test/support/canary-phi';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { makePng } from '@test/support/images';
-import { actingAs } from '@src/main/audit/audit-actor';
+import { actingAs } from '@src/main/support/audit-actor';
 import { withAuditedCreates } from '@src/main/audit/audited-service';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 
