@@ -317,7 +317,7 @@ export function createHost(options: HostOptions): Host {
     lockHandlers({ lock }),
     noticeHandlers({ notifier: options.notifier, events }),
     appointmentHandlers(appointmentDeps),
-    batchHandlers({ ...batchDeps, runner: batchRunner }),
+    batchHandlers({ ...batchDeps, runner: batchRunner, estimates: estimateDeps }),
     estimateHandlers(estimateDeps),
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BROKEN_UNICODE, CardText, DateOfBirth, Id, NamePart, ServiceType, Timestamp, WELL_FORMED_TEXT } from '../contract';
+import { Estimate } from './estimate-contract';
 
 /**
  * Appointments are desk-local (the upstream has none): what the practice-management system
@@ -316,6 +317,8 @@ export const WorklistRow = z.object({
   card_from_schedule: z.boolean(),
   check_id: Id.nullable(),
   copay: z.string().nullable(),
+  /** "Collect today" for a ready row: its check and the appointment's visit type through the fee schedule; null on any other row. */
+  estimate: Estimate.nullable(),
   /** A plain sentence: what is wrong and what fixes it. */
   detail: z.string(),
 });

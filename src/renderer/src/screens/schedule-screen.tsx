@@ -12,6 +12,7 @@ import { ScheduleSettings } from '../schedule/schedule-settings';
 import { formatTime, nextDay, WORKLIST_STATUS, worklistAction } from '../schedule/worklist-labels';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
+import { CollectTodayTag } from '../estimates/collect-today-tag';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 
@@ -116,7 +117,13 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
         <td>{appointment.visit_type ?? <span className="muted">—</span>}</td>
         <td>
           <Badge tone={status.tone}>{status.label}</Badge>
-          {row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>}
+          {row.estimate ? (
+            <div>
+              <CollectTodayTag estimate={row.estimate} />
+            </div>
+          ) : (
+            row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>
+          )}
           {row.card_from_schedule && <div className="small muted">Card from the schedule</div>}
         </td>
         <td>{row.detail}</td>

@@ -9,6 +9,7 @@ import { useSettled } from '../state/use-settled';
 import { todayMatches, visibleRange } from '../today/today-rows';
 import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
+import { CollectTodayTag } from '../estimates/collect-today-tag';
 import { EmptyState, Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { useSearchKeys } from '../ui/search-keys';
@@ -237,13 +238,19 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
   );
 }
 
-/** The patient's appointment today: its time and the one status the worklist gives it. */
+/** The patient's appointment today: its time, the one status the worklist gives it, and what to collect (the worklist's estimate). */
 function AppointmentTag({ row }: { row: WorklistRow | undefined }) {
   if (!row) return null;
   const status = WORKLIST_STATUS[row.status];
   return (
     <span className="today-row__appointment" data-testid="today-appointment">
       <span className="mono">{formatTime(row.appointment.time)}</span> <Badge tone={status.tone}>{status.label}</Badge>
+      {row.estimate && (
+        <>
+          {' '}
+          <CollectTodayTag estimate={row.estimate} focusable={false} />
+        </>
+      )}
     </span>
   );
 }
