@@ -25,6 +25,7 @@ export const AUDIT_RULES: Partial<Record<BridgeMethod, AuditRule>> = {
   'discoveries.get': viewedId,
   'checks.get': viewedId,
   'desk.patient': viewedId,
+  'gfe.get': viewedId,
   'photos.read': { action: 'view', recordId: (input) => (input as { object_key: string }).object_key },
 };
 

@@ -5,6 +5,7 @@ import type { BatchRunner } from '../batch/batch-runner';
 import { worklist } from '../batch/worklist';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
 import { withEstimates } from '../estimates/worklist-estimates';
+import { withGfes } from '../gfe/good-faith-estimates';
 import type { HandlersFor } from './handlers';
 
 /** "Check tomorrow": a day's batch of checks, where it stands, and the day's worklist. */
@@ -16,6 +17,6 @@ export function batchHandlers(deps: BatchDeps & { runner: BatchRunner; estimates
       return batchProgress(deps, input.date);
     },
     'appointments.progress': async ({ date }) => batchProgress(deps, date),
-    'appointments.worklist': async ({ date }) => ({ date, rows: withEstimates(deps.estimates, worklist(deps.db, date, deps.practice())) }),
+    'appointments.worklist': async ({ date }) => ({ date, rows: withGfes(deps.db, withEstimates(deps.estimates, worklist(deps.db, date, deps.practice()))) }),
   };
 }

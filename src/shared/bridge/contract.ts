@@ -74,6 +74,7 @@ import {
   SchedulePreview,
   Worklist,
 } from './appointment-contract';
+import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFaithEstimate } from './gfe-contract';
 import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
 
@@ -201,6 +202,12 @@ export const BRIDGE_METHODS = {
   'feeSchedule.export': { input: z.strictObject({}), output: FeeScheduleExport },
   'feeSchedule.updateFreshness': { input: FreshnessUpdate, output: FeeSchedule },
   'estimates.forCheck': { input: EstimateQuery, output: Estimate },
+
+  // Good Faith Estimates for self-pay visits (gfe-contract.ts): due on the worklist, issued once, printed.
+  'gfe.markSelfPay': { input: GfeSelfPayInput, output: GoodFaithEstimate },
+  'gfe.issue': { input: GfeIssueInput, output: GoodFaithEstimate },
+  'gfe.get': { input: GfeGetInput, output: GoodFaithEstimate },
+  'gfe.practice': { input: z.strictObject({}), output: GfePracticeSaved },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

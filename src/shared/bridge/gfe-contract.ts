@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Id, Timestamp } from '../contract';
 import { isValidNpi } from '../npi';
-import { LocalDate } from './appointment-contract';
+import { LocalDate } from './local-date';
 
 /**
  * The Good Faith Estimate for an uninsured or self-pay patient (issue 30, item 5; No
@@ -94,6 +94,9 @@ export const GoodFaithEstimate = z.object({
   document: GfeDocument.nullable(),
 });
 export type GoodFaithEstimate = z.infer<typeof GoodFaithEstimate>;
+/** What a worklist row carries: the GFE without its document. */
+export const GfeStatus = GoodFaithEstimate.omit({ document: true });
+export type GfeStatus = z.infer<typeof GfeStatus>;
 
 export const GfeSelfPayInput = z.strictObject({
   appointment_id: Id,

@@ -16,6 +16,7 @@ export const ID_PREFIX = {
   appointment: 'apt',
   eligibility_batch: 'bat',
   batch_job: 'bjb',
+  good_faith_estimate: 'gfe',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 
