@@ -13,6 +13,7 @@ import { formatTime, nextDay, WORKLIST_STATUS, worklistAction } from '../schedul
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { CollectTodayTag } from '../estimates/collect-today-tag';
+import { GfeIssueForm, GfeLine, GfePrintView } from '../estimates/good-faith-estimate';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 
@@ -103,6 +104,8 @@ function WorklistTable({ rows }: { rows: WorklistRow[] }) {
 const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
   const { navigate } = useNavigation();
   const [choosing, setChoosing] = useState(false);
+  const [gfe, setGfe] = useState<null | 'form' | 'print'>(null);
+  const bridge = useBridge();
   const { appointment } = row;
   const status = WORKLIST_STATUS[row.status];
   const action = worklistAction(row);
@@ -125,6 +128,7 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
             row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>
           )}
           {row.card_from_schedule && <div className="small muted">Card from the schedule</div>}
+          {row.gfe && <GfeLine gfe={row.gfe} />}
         </td>
         <td>{row.detail}</td>
         <td className="no-print">
@@ -132,9 +136,30 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
             <Button size="small" variant={row.group === 'needs_attention' ? 'primary' : 'secondary'} onClick={() => (action.route ? navigate(action.route) : setChoosing((c) => !c))}>
               {action.label}
             </Button>
+          )}{' '}
+          {!row.gfe ? (
+            <Button size="small" onClick={() => void bridge.gfe.markSelfPay({ appointment_id: appointment.id })}>
+              Self-pay: GFE
+            </Button>
+          ) : row.gfe.state === 'due' ? (
+            <Button size="small" variant="primary" aria-expanded={gfe === 'form'} onClick={() => setGfe((g) => (g === 'form' ? null : 'form'))}>
+              Issue GFE
+            </Button>
+          ) : (
+            <Button size="small" onClick={() => setGfe('print')}>
+              Print GFE
+            </Button>
           )}
+          {gfe === 'print' && row.gfe && <GfePrintView id={row.gfe.id} onClose={() => setGfe(null)} />}
         </td>
       </tr>
+      {gfe === 'form' && row.gfe?.state === 'due' && (
+        <tr className="no-print">
+          <td colSpan={6}>
+            <GfeIssueForm row={row} onIssued={() => setGfe('print')} />
+          </td>
+        </tr>
+      )}
       {choosing && (
         <tr className="no-print">
           <td colSpan={6}>{row.status === 'needs_payer' ? <ChoosePayer row={row} onDone={() => setChoosing(false)} /> : <ChoosePatient row={row} onDone={() => setChoosing(false)} />}</td>
