@@ -57,6 +57,7 @@ for (const viewport of [
       const row = page.getByRole('option').filter({ hasText: 'Garcia' });
       const tag = row.getByTestId('collect-today-tag');
       await expect(tag).toContainText(`Collect today: ${amount}`);
+      await expect(row).toContainText('Garcia, Maria');
       // Clipped to nothing (still its description for a screen reader) until hovered or focused.
       const width = async (locator: typeof tag) => (await locator.boundingBox())?.width ?? 0;
       await expect.poll(() => width(tag.getByTestId('collect-today-tag-steps'))).toBeLessThanOrEqual(1);

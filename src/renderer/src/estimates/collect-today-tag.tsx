@@ -22,7 +22,7 @@ export function collectSteps(estimate: Estimate): string {
  * and the steps under it on hover and on focus. `focusable` is false inside Today's listbox,
  * whose options take no focus of their own: there the active row shows the steps.
  */
-export function CollectTodayTag({ estimate, focusable = true }: { estimate: Estimate; focusable?: boolean }) {
+export function CollectTodayTag({ estimate, focusable = true, compact = false }: { estimate: Estimate; focusable?: boolean; compact?: boolean }) {
   const id = useId();
   return (
     <span
@@ -31,7 +31,10 @@ export function CollectTodayTag({ estimate, focusable = true }: { estimate: Esti
       tabIndex={focusable ? 0 : undefined}
       aria-describedby={focusable ? id : undefined}
     >
-      <span className="collect-tag__amount">Collect today: {collectAmount(estimate)}</span>
+      <span className="collect-tag__amount">
+        {/* Compact (Today's narrow status column): "today" is said to a screen reader, not shown. */}
+        Collect{compact ? <span className="visually-hidden"> today:</span> : ' today:'} {collectAmount(estimate)}
+      </span>
       {estimate.stale && <span className="collect-tag__flag"> (stale)</span>}
       <span className="collect-tag__steps" id={id} role={focusable ? 'tooltip' : undefined} data-testid="collect-today-tag-steps">
         {collectSteps(estimate)}

@@ -224,9 +224,10 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
                 <span className="today-row__cell">{formatDob(row.date_of_birth)}</span>
                 <span className="today-row__cell today-row__cell--wrap mono" data-testid="today-member-id">{row.member_id ?? <span className="muted">No card</span>}</span>
                 <span className="today-row__cell today-row__cell--wrap" data-testid="today-payer">{[row.payer_name, row.plan_name].filter(Boolean).join(' · ') || <span className="muted">—</span>}</span>
-                {/* The badge and, under it, when: one column, so the member id and payer have the width (1024 px). */}
+                {/* The badge, what to collect today (the appointment's estimate, from the worklist) and when: one column, so the member id and payer have the width (1024 px). */}
                 <span className="today-row__cell today-row__status">
                   <EligibilityBadgeView badge={row.eligibility} />
+                  {appointmentOf.get(row.patient_id)?.estimate && <CollectTodayTag estimate={appointmentOf.get(row.patient_id)!.estimate!} focusable={false} compact />}
                   <span className="small muted">{formatWhen(row.last_activity_at)}</span>
                 </span>
               </div>
@@ -238,19 +239,13 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
   );
 }
 
-/** The patient's appointment today: its time, the one status the worklist gives it, and what to collect (the worklist's estimate). */
+/** The patient's appointment today: its time and the one status the worklist gives it. */
 function AppointmentTag({ row }: { row: WorklistRow | undefined }) {
   if (!row) return null;
   const status = WORKLIST_STATUS[row.status];
   return (
     <span className="today-row__appointment" data-testid="today-appointment">
       <span className="mono">{formatTime(row.appointment.time)}</span> <Badge tone={status.tone}>{status.label}</Badge>
-      {row.estimate && (
-        <>
-          {' '}
-          <CollectTodayTag estimate={row.estimate} focusable={false} />
-        </>
-      )}
     </span>
   );
 }
