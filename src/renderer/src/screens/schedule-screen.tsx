@@ -120,13 +120,12 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
         <td>{appointment.visit_type ?? <span className="muted">—</span>}</td>
         <td>
           <Badge tone={status.tone}>{status.label}</Badge>
-          {row.estimate ? (
+          {row.estimate && (
             <div>
               <CollectTodayTag estimate={row.estimate} />
             </div>
-          ) : (
-            row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>
           )}
+          {row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>}
           {row.card_from_schedule && <div className="small muted">Card from the schedule</div>}
           {row.gfe && <GfeLine gfe={row.gfe} />}
         </td>
