@@ -80,7 +80,7 @@ describe('Good Faith Estimates', () => {
     expect(again).toMatchObject({ ok: false, error: { errors: [{ path: 'appointment_id', code: 'already_issued' }] } });
     // The practice's details are kept for the next GFE.
     expect(await bridge['gfe.practice']({})).toEqual({ practice: PRACTICE });
-    const second = await bridge['gfe.issue']({ appointment_id: later, items: [{ code: '99203' }] });
+    const second = await bridge['gfe.issue']({ appointment_id: later, items: [{ code: '99203', quantity: 1 }], diagnosis_codes: [], scheduled_separately: [] });
     expect(second.document).toMatchObject({ facility: { tin: '12-3456789' }, total_cents: 50000, primary_service: 'Follow up' });
     // Printing and viewing are in the audit trail, by the GFE's id.
     const audited = fx.host.database.sqlite.prepare("SELECT action, record_id FROM audit_log WHERE record_id = ?").all(due.id);
@@ -106,7 +106,7 @@ describe('Good Faith Estimates', () => {
     fx = startTestHost({ localApi: {}, hotFolder: false, clock: manualClock(NOW) });
     await fx.host.start();
     const { soon } = await setUp(fx);
-    const issued = await fx.host.bridge['gfe.issue']({ appointment_id: soon, items: [{ code: '99203' }], practice: PRACTICE });
+    const issued = await fx.host.bridge['gfe.issue']({ appointment_id: soon, items: [{ code: '99203', quantity: 1 }], diagnosis_codes: [], scheduled_separately: [], practice: PRACTICE });
     const target = { socketPath: socketPath(fx.dataDir) };
     const auth = `Bearer ${fs.readFileSync(tokenPath(fx.dataDir), 'utf8').trim()}`;
     const answer = await httpRequest(target, { path: `/v1/good_faith_estimates/${issued.id}`, headers: { authorization: auth } });
