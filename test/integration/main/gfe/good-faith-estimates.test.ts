@@ -42,10 +42,10 @@ describe('Good Faith Estimates', () => {
     const { soon, later } = await setUp(fx);
 
     // Booked Monday for the Monday after (4 business days, Thanksgiving excluded): due Tuesday.
-    const due = await bridge['gfe.markSelfPay']({ appointment_id: soon });
+    const due = await bridge['gfe.markSelfPay']({ appointment_id: soon, requested: false });
     expect(due).toMatchObject({ state: 'due', rule: 'scheduled_3_to_9', due_on: '2026-11-24', scheduled_on: '2026-11-23', requested_on: null, document: null });
     // 14 business days ahead: 3 business days, skipping Thanksgiving.
-    expect(await bridge['gfe.markSelfPay']({ appointment_id: later })).toMatchObject({ rule: 'scheduled_10_or_more', due_on: '2026-11-27' });
+    expect(await bridge['gfe.markSelfPay']({ appointment_id: later, requested: false })).toMatchObject({ rule: 'scheduled_10_or_more', due_on: '2026-11-27' });
     // Marking again is the same GFE; asking for one on request keeps the earlier deadline.
     expect((await bridge['gfe.markSelfPay']({ appointment_id: soon, requested: true })).id).toBe(due.id);
 
@@ -56,7 +56,7 @@ describe('Good Faith Estimates', () => {
     const issued = await bridge['gfe.issue']({
       appointment_id: soon,
       primary_service: 'New patient office visit',
-      items: [{ code: '99203' }, { code: '36415', description: 'Blood draw' }, { code: '80053', description: 'Metabolic panel', quantity: 2 }],
+      items: [{ code: '99203', quantity: 1 }, { code: '36415', description: 'Blood draw', quantity: 1 }, { code: '80053', description: 'Metabolic panel', quantity: 2 }],
       diagnosis_codes: ['e11.9'],
       scheduled_separately: ['Retinal exam'],
       practice: PRACTICE,
