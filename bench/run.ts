@@ -1,3 +1,4 @@
+import { estimate } from './estimate';
 import { extraction } from './extraction';
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
 import { localApi } from './local-api';
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   practice_pull: practicePull,
   schedule,
   ui_schedule: uiSchedule,
+  estimate,
 };
 
 async function main(): Promise<void> {

@@ -162,6 +162,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/good_faith_estimates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A Good Faith Estimate for a self-pay visit
+         * @description The GFE a desk issued for an uninsured or self-pay visit (No Surprises Act, 45 CFR 149.610), with its deadline (`rule`, `due_on`: 1 business day after scheduling for a visit booked 3 to 9 business days ahead, 3 for 10 or more or on request) and, once issued, the `document` exactly as printed: the patient, the primary service, each item with its CPT/HCPCS code and expected charge in integer cents, the provider and facility with NPI and TIN, diagnosis codes, items scheduled separately, and the disclaimers. Reading it is recorded in the audit log.
+         */
+        get: operations["getGoodFaithEstimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/patients": {
         parameters: {
             query?: never;
@@ -628,6 +648,51 @@ export interface components {
             visit_type: string | null;
             /** @enum {string} */
             service_type: "abortion" | "acupuncture" | "adjunctive_dental_services" | "aids" | "air_transportation" | "alcoholism" | "allergy" | "allergy_testing" | "alternate_method_dialysis" | "ambulatory_service_center_facility" | "anesthesia" | "anesthesiologist" | "audiology_exam" | "benefit_disclaimer" | "blood_charges" | "brand_name_prescription_drug" | "brand_name_prescription_drug_formulary" | "brand_name_prescription_drug_non_formulary" | "burn_care" | "cabulance" | "cancer" | "cardiac" | "cardiac_rehabilitation" | "case_management" | "chemotherapy" | "chiropractic" | "chiropractic_office_visits" | "chronic_renal_disease_crd_equipment" | "cognitive_therapy" | "consultation" | "coronary_care" | "day_care_psychiatric" | "dental_accident" | "dental_care" | "dental_crowns" | "dermatology" | "diabetic_supplies" | "diagnostic_dental" | "diagnostic_lab" | "diagnostic_medical" | "diagnostic_x_ray" | "dialysis" | "donor_procedures" | "drug_addiction" | "durable_medical_equipment" | "durable_medical_equipment_purchase" | "durable_medical_equipment_rental" | "emergency_services" | "endocrine" | "endodontics" | "escrow_or_impound_service" | "experimental_drug_therapy" | "eye" | "eyewear_and_eyewear_accessories" | "family_planning" | "flu_vaccination" | "frames" | "free_standing_prescription_drug" | "gastrointestinal" | "general_benefits" | "generic_prescription_drug" | "generic_prescription_drug_formulary" | "generic_prescription_drug_non_formulary" | "gynecological" | "health_benefit_plan_coverage" | "home_health_care" | "home_health_prescriptions" | "home_health_visits" | "hospice" | "hospital" | "hospital_ambulatory_surgical" | "hospital_emergency_accident" | "hospital_emergency_medical" | "hospital_inpatient" | "hospital_outpatient" | "hospital_room_and_board" | "immunizations" | "in_vitro_fertilization" | "independent_medical_evaluation" | "infertility" | "inhalation_therapy" | "intensive_care" | "invasive_procedures" | "lenses" | "licensed_ambulance" | "long_term_care" | "lymphatic" | "mail_order_prescription_drug" | "mail_order_prescription_drug_brand_name" | "mail_order_prescription_drug_generic" | "major_medical" | "mammogram_high_risk_patient" | "mammogram_low_risk_patient" | "massage_therapy" | "maternity" | "maxillofacial_prosthetics" | "medical_care" | "medically_related_transportation" | "mental_health" | "mental_health_facility_inpatient" | "mental_health_facility_outpatient" | "mental_health_provider_inpatient" | "mental_health_provider_outpatient" | "mri_cat_scan" | "neonatal_intensive_care" | "neurology" | "newborn_care" | "non_escrow_or_non_impound_service" | "nonmedically_necessary_physical" | "nursery" | "obstetrical" | "obstetrical_gynecological" | "occupational_therapy" | "oncology" | "oral_surgery" | "orthodontics" | "orthopedic" | "other_medical" | "otological_exam" | "partial_hospitalization_psychiatric" | "pathology" | "pediatric" | "periodontics" | "pharmacy" | "physical_medicine" | "physical_therapy" | "physician_visit_office_sick" | "physician_visit_office_well" | "plan_waiting_period" | "pneumonia_vaccine" | "podiatry" | "podiatry_nursing_home_visits" | "podiatry_office_visits" | "pre_admission_testing" | "private_duty_nursing" | "private_duty_nursing_home" | "private_duty_nursing_inpatient" | "professional_physician" | "professional_physician_visit_home" | "professional_physician_visit_inpatient" | "professional_physician_visit_nursing_home" | "professional_physician_visit_office" | "professional_physician_visit_outpatient" | "professional_physician_visit_skilled_nursing_facility" | "prosthetic_device" | "prosthodontics" | "psychiatric" | "psychiatric_inpatient" | "psychiatric_outpatient" | "psychiatric_room_and_board" | "psychotherapy" | "pulmonary" | "pulmonary_rehabilitation" | "radiation_therapy" | "rehabilitation" | "rehabilitation_inpatient" | "rehabilitation_outpatient" | "rehabilitation_room_and_board" | "renal" | "renal_supplies_in_the_home" | "residential_psychiatric_treatment" | "respite_care" | "restorative" | "routine_exam" | "routine_physical" | "routine_preventive_dental" | "screening_laboratory" | "screening_x_ray" | "second_surgical_opinion" | "skilled_nursing_care" | "skilled_nursing_care_room_and_board" | "skin" | "smoking_cessation" | "social_work" | "speech_therapy" | "substance_abuse" | "substance_abuse_facility_inpatient" | "substance_abuse_facility_outpatient" | "surgical" | "surgical_assistance" | "surgical_benefits_facility" | "surgical_benefits_professional_physician" | "third_surgical_opinion" | "transitional_care" | "transitional_nursery_care" | "transplants" | "urgent_care" | "used_durable_medical_equipment" | "vision_optometry" | "well_baby_care";
+        };
+        GoodFaithEstimate: {
+            id: string;
+            appointment_id: string;
+            patient_id: string | null;
+            /** @enum {string} */
+            state: "due" | "issued";
+            /** @enum {string} */
+            rule: "scheduled_3_to_9" | "scheduled_10_or_more" | "requested" | "not_required";
+            due_on: string | null;
+            scheduled_on: string;
+            requested_on: string | null;
+            created_at: string;
+            issued_at: string | null;
+            document: {
+                issued_on: string;
+                patient: {
+                    first_name: string;
+                    last_name: string;
+                    date_of_birth: string;
+                };
+                service_on: string;
+                primary_service: string;
+                provider: {
+                    name: string;
+                    npi: string;
+                };
+                facility: {
+                    name: string;
+                    npi: string;
+                    tin: string;
+                    location: string;
+                };
+                items: {
+                    code: string;
+                    description: string;
+                    quantity: number;
+                    unit_charge_cents: number;
+                    charge_cents: number;
+                }[];
+                total_cents: number;
+                diagnosis_codes: string[];
+                scheduled_separately: string[];
+                disclaimers: string[];
+            } | null;
         };
         Patient: {
             id: string;
@@ -1482,6 +1547,37 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGoodFaithEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A GFE id (`gfe_…`), as the worklist gives it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The GFE. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoodFaithEstimate"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -38,6 +38,7 @@ export const AUDIT_RULES: Partial<Record<BridgeMethod, AuditRule>> = {
   'discoveries.get': viewedId,
   'checks.get': viewedId,
   'desk.patient': viewedId,
+  'gfe.get': viewedId,
   'photos.read': { action: 'view', recordId: (input) => (input as { object_key: string }).object_key },
 
   // The desk's own safety and settings (issue 28, item 3): who locked, unlocked, typed a wrong

@@ -63,7 +63,7 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
   });
   function statusOf(row: ReturnType<typeof appointmentsOn>[number]): WorklistRow {
     const appointment = toAppointment(row);
-    const base = { appointment, card_id: null, card_from_schedule: false, check_id: null, copay: null };
+    const base = { appointment, card_id: null, card_from_schedule: false, check_id: null, copay: null, estimate: null, gfe: null };
     const make = (status: WorklistStatus, detail: string, extra: Partial<WorklistRow> = {}): WorklistRow => ({ ...base, ...extra, status, group: GROUP[status], detail });
     if (!row.patient_id) return make('needs_patient', `${row.candidate_patient_ids.length} patients have this name and date of birth: choose which one this is.`);
     if (!row.clearinghouse_entity_id && row.payer_candidate_ids.length > 0) {

@@ -446,3 +446,26 @@ export const possible_duplicates = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.patient_id, t.other_patient_id] })],
 );
+
+/**
+ * Good Faith Estimates (issue 30, item 5): one per appointment marked self-pay, due by the
+ * rule's deadline, then issued once with its whole document, so a re-print is the same.
+ * Desk-local, as appointments are; never sent upstream.
+ */
+export const good_faith_estimates = sqliteTable(
+  'good_faith_estimates',
+  {
+    id: text('id').primaryKey(),
+    appointment_id: text('appointment_id')
+      .notNull()
+      .unique()
+      .references(() => appointments.id),
+    patient_id: text('patient_id').references(() => patients.id),
+    // The deadline is worked out on read from these and the appointment's current date: a rescheduled visit moves it.
+    scheduled_on: text('scheduled_on').notNull(),
+    requested_on: text('requested_on'),
+    created_at: text('created_at').notNull(),
+    issued_at: text('issued_at'),
+    document: text('document', { mode: 'json' }).$type<unknown>(),
+  },
+);

@@ -112,11 +112,16 @@ export function createFeeScheduleStore(deps: FeeScheduleDeps): FeeScheduleStore 
       return toCsv(read().rows);
     },
     allowedFor(service, clearinghouseEntityId) {
-      const key = nameKey(service);
-      const rows = read().rows.filter((row) => nameKey(row.service) === key);
-      return rows.find((row) => clearinghouseEntityId !== null && row.clearinghouse_entity_id === clearinghouseEntityId) ?? rows.find((row) => row.clearinghouse_entity_id === null) ?? null;
+      return allowedIn(read().rows, service, clearinghouseEntityId);
     },
   };
+}
+
+/** The row for a visit type or procedure code at a payer: the payer's own row, else the default row; null when neither. */
+export function allowedIn(rows: readonly FeeScheduleRow[], service: string, clearinghouseEntityId: string | null): FeeScheduleRow | null {
+  const key = nameKey(service);
+  const matching = rows.filter((row) => nameKey(row.service) === key);
+  return matching.find((row) => clearinghouseEntityId !== null && row.clearinghouse_entity_id === clearinghouseEntityId) ?? matching.find((row) => row.clearinghouse_entity_id === null) ?? null;
 }
 
 /** Every row checked before anything is written: all the bad rows are named at once, so the desk fixes the file in one go. */

@@ -23,6 +23,8 @@ import { createHotFolderComponent } from '../inbox/hot-folder-component';
 import { appointmentRoutes } from '../local-api/appointment-routes';
 import { combineRoutes, estimateRoutes } from '../local-api/estimate-routes';
 import { estimateHandlers } from '../bridge/estimate-handlers';
+import { gfeHandlers } from '../bridge/gfe-handlers';
+import { gfeRoutes } from '../local-api/gfe-routes';
 import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import { digitalCardHandlers } from '../bridge/digital-card-handlers';
 import { createIssuerDirectory } from '../digital-card/issuer-directory';
@@ -214,6 +216,15 @@ export function createHost(options: HostOptions): Host {
   const appointmentDeps = appointmentDepsFor(audit);
   // What the patient owes today (issue 30): the fee schedule and the estimates made from it.
   const estimateDeps: EstimateDeps = { db, clock, fees: createFeeScheduleStore({ db, clock }), appointmentSettings: appointmentDeps.settings };
+  // Good Faith Estimates for self-pay visits (issue 30, item 5): the bridge and the local API share these.
+  const gfeDeps = {
+    db,
+    clock,
+    ids,
+    fees: estimateDeps.fees,
+    practice: () => settings.read(),
+    onChange: (change: { collection: 'good_faith_estimates'; id: string }) => events.emit('records.changed', change),
+  };
   const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)`, key: auditKey });
   const integrations = createIntegrationTokens({ db, clock, ids, audit });
 
@@ -227,9 +238,9 @@ export function createHost(options: HostOptions): Host {
     ids,
     ...(options.localApi || {}),
     log: log.forComponent('local_api'),
-    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps)),
     integrations,
     actorFor: (name) => `${actor} (local API: ${name})`,
+    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps), gfeRoutes({ db, audit: localApiAudit })),
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
@@ -329,9 +340,10 @@ export function createHost(options: HostOptions): Host {
     lockHandlers({ lock }),
     noticeHandlers({ notifier: options.notifier, events }),
     appointmentHandlers(appointmentDeps),
-    batchHandlers({ ...batchDeps, runner: batchRunner }),
+    batchHandlers({ ...batchDeps, runner: batchRunner, estimates: estimateDeps }),
     estimateHandlers(estimateDeps),
     digitalCardHandlers({ issuers: createIssuerDirectory({ db, clock }), network: options.digitalCardNetwork ?? DEFAULT_NETWORK_POLICY, clock }),
+    gfeHandlers(gfeDeps),
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

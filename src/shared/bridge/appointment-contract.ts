@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { BROKEN_UNICODE, CardText, DateOfBirth, Id, NamePart, ServiceType, Timestamp, WELL_FORMED_TEXT } from '../contract';
+import { Estimate } from './estimate-contract';
+import { GfeStatus } from './gfe-contract';
+import { LocalDate } from './local-date';
 
 /**
  * Appointments are desk-local (the upstream has none): what the practice-management system
@@ -7,15 +10,7 @@ import { BROKEN_UNICODE, CardText, DateOfBirth, Id, NamePart, ServiceType, Times
  * Shared by the bridge and the local API's `/v1/appointments` routes.
  */
 
-/** A calendar day at the practice: YYYY-MM-DD (the desk's local date, never UTC). */
-export const LocalDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in the form YYYY-MM-DD')
-  .refine((value) => {
-    const [y, m, d] = value.split('-').map(Number) as [number, number, number];
-    const date = new Date(Date.UTC(y, m - 1, d));
-    return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
-  }, 'must be a real calendar date');
+export { LocalDate } from './local-date';
 
 /** A time of day on the 24-hour clock: HH:MM. */
 export const LocalTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time in the form HH:MM (24-hour)');
@@ -316,6 +311,10 @@ export const WorklistRow = z.object({
   card_from_schedule: z.boolean(),
   check_id: Id.nullable(),
   copay: z.string().nullable(),
+  /** "Collect today" for a ready row: its check and the appointment's visit type through the fee schedule; null on any other row. */
+  estimate: Estimate.nullable(),
+  /** The appointment's Good Faith Estimate (self-pay): due by its deadline, or issued; null when the visit is not self-pay. */
+  gfe: GfeStatus.nullable(),
   /** A plain sentence: what is wrong and what fixes it. */
   detail: z.string(),
 });

@@ -78,6 +78,7 @@ import {
   SchedulePreview,
   Worklist,
 } from './appointment-contract';
+import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFaithEstimate } from './gfe-contract';
 import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { IssuerDirectoryView, IssuersImported, IssuersRefreshed } from './digital-card-contract';
 import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
@@ -216,6 +217,11 @@ export const BRIDGE_METHODS = {
   'digitalCards.issuers': { input: z.strictObject({}), output: IssuerDirectoryView },
   'digitalCards.importIssuers': { input: ScheduleFileInput, output: IssuersImported },
   'digitalCards.refreshIssuers': { input: z.strictObject({}), output: IssuersRefreshed },
+  // Good Faith Estimates for self-pay visits (gfe-contract.ts): due on the worklist, issued once, printed.
+  'gfe.markSelfPay': { input: GfeSelfPayInput, output: GoodFaithEstimate },
+  'gfe.issue': { input: GfeIssueInput, output: GoodFaithEstimate },
+  'gfe.get': { input: GfeGetInput, output: GoodFaithEstimate },
+  'gfe.practice': { input: z.strictObject({}), output: GfePracticeSaved },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

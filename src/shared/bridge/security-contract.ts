@@ -34,6 +34,7 @@ const AUDITED_PREFIXES = [
   ID_PREFIX.electronic_eligibility_check,
   ID_PREFIX.inbox_item,
   ID_PREFIX.integration,
+  ID_PREFIX.good_faith_estimate,
 ];
 
 /**

@@ -18,6 +18,7 @@ export const ID_PREFIX = {
   batch_job: 'bjb',
   // A named local API integration (issue 28): its token is shown once, kept only as a hash.
   integration: 'itk',
+  good_faith_estimate: 'gfe',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 

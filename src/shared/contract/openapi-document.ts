@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Appointment, AppointmentCreate, AppointmentWritten, ImportResult, LocalDate } from '../bridge/appointment-contract';
 import { Estimate, EstimateQuery, FeeScheduleImported } from '../bridge/estimate-contract';
+import { GoodFaithEstimate } from '../bridge/gfe-contract';
 import { Change, CHANGES_PATH, ChangesPage, ChangesParams } from './changes';
 import { Id, SyncInfo } from './common';
 import { createReferences } from './create-references';
@@ -253,6 +254,18 @@ function buildPaths(): OpenApiDocument['paths'] {
       responses: responses({ '200': success('The estimate.', jsonContent('Estimate')) }, [404, 422]),
     },
   };
+  paths['/v1/good_faith_estimates/{id}'] = {
+    get: {
+      operationId: 'getGoodFaithEstimate',
+      tags: ['estimates'],
+      summary: 'A Good Faith Estimate for a self-pay visit',
+      description:
+        'The GFE a desk issued for an uninsured or self-pay visit (No Surprises Act, 45 CFR 149.610), with its deadline (`rule`, `due_on`: 1 business day after scheduling for a visit booked 3 to 9 business days ahead, 3 for 10 or more or on request) and, once issued, the `document` exactly as printed: the patient, the primary service, each item with its CPT/HCPCS code and expected charge in integer cents, the provider and facility with NPI and TIN, diagnosis codes, items scheduled separately, and the disclaimers. Reading it is recorded in the audit log.',
+      ...LOCAL_API_ONLY,
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'A GFE id (`gfe_…`), as the worklist gives it.', schema: inline(Id) }],
+      responses: responses({ '200': success('The GFE.', jsonContent('GoodFaithEstimate')) }, [404]),
+    },
+  };
   for (const collection of COLLECTION_NAMES) {
     const { noun, create } = COLLECTIONS[collection];
     const names = collectionSchemaNames(collection);
@@ -310,6 +323,7 @@ function buildComponents(): OpenApiDocument['components'] {
     ['ImportResult', ImportResult],
     ['FeeScheduleImported', FeeScheduleImported],
     ['Estimate', Estimate],
+    ['GoodFaithEstimate', GoodFaithEstimate],
   ];
   for (const collection of COLLECTION_NAMES) {
     const { resource, create } = COLLECTIONS[collection];

@@ -7,7 +7,7 @@ import { bridgeQueries, refreshQuery, setBridgeData } from './query-client';
 export const DESK_COLLECTIONS = ['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries'];
 const SCANNED = ['photos', 'inbox_items'];
 const OUTBOX = [...DESK_COLLECTIONS, 'extractions', 'photos'];
-const SCHEDULE = [...DESK_COLLECTIONS, 'appointments'];
+const SCHEDULE = [...DESK_COLLECTIONS, 'appointments', 'good_faith_estimates'];
 
 interface Refresh<E extends BridgeEvent> {
   event: E;

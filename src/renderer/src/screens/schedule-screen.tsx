@@ -12,6 +12,8 @@ import { ScheduleSettings } from '../schedule/schedule-settings';
 import { formatTime, nextDay, WORKLIST_STATUS, worklistAction } from '../schedule/worklist-labels';
 import { Badge } from '../ui/badge';
 import { Button } from '../ui/button';
+import { CollectTodayTag } from '../estimates/collect-today-tag';
+import { GfeIssueForm, GfeLine, GfePrintView } from '../estimates/good-faith-estimate';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 
@@ -102,6 +104,8 @@ function WorklistTable({ rows }: { rows: WorklistRow[] }) {
 const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
   const { navigate } = useNavigation();
   const [choosing, setChoosing] = useState(false);
+  const [gfe, setGfe] = useState<null | 'form' | 'print'>(null);
+  const bridge = useBridge();
   const { appointment } = row;
   const status = WORKLIST_STATUS[row.status];
   const action = worklistAction(row);
@@ -116,8 +120,14 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
         <td>{appointment.visit_type ?? <span className="muted">—</span>}</td>
         <td>
           <Badge tone={status.tone}>{status.label}</Badge>
+          {row.estimate && (
+            <div>
+              <CollectTodayTag estimate={row.estimate} />
+            </div>
+          )}
           {row.copay && <div className="small">Copay {formatAmount(row.copay)}</div>}
           {row.card_from_schedule && <div className="small muted">Card from the schedule</div>}
+          {row.gfe && <GfeLine gfe={row.gfe} />}
         </td>
         <td>{row.detail}</td>
         <td className="no-print">
@@ -125,9 +135,30 @@ const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
             <Button size="small" variant={row.group === 'needs_attention' ? 'primary' : 'secondary'} onClick={() => (action.route ? navigate(action.route) : setChoosing((c) => !c))}>
               {action.label}
             </Button>
+          )}{' '}
+          {!row.gfe ? (
+            <Button size="small" onClick={() => void bridge.gfe.markSelfPay({ appointment_id: appointment.id })}>
+              Self-pay: GFE
+            </Button>
+          ) : row.gfe.state === 'due' ? (
+            <Button size="small" variant="primary" aria-expanded={gfe === 'form'} onClick={() => setGfe((g) => (g === 'form' ? null : 'form'))}>
+              Issue GFE
+            </Button>
+          ) : (
+            <Button size="small" onClick={() => setGfe('print')}>
+              Print GFE
+            </Button>
           )}
+          {gfe === 'print' && row.gfe && <GfePrintView id={row.gfe.id} onClose={() => setGfe(null)} />}
         </td>
       </tr>
+      {gfe === 'form' && row.gfe?.state === 'due' && (
+        <tr className="no-print">
+          <td colSpan={6}>
+            <GfeIssueForm row={row} onIssued={() => setGfe('print')} />
+          </td>
+        </tr>
+      )}
       {choosing && (
         <tr className="no-print">
           <td colSpan={6}>{row.status === 'needs_payer' ? <ChoosePayer row={row} onDone={() => setChoosing(false)} /> : <ChoosePatient row={row} onDone={() => setChoosing(false)} />}</td>

@@ -9,6 +9,7 @@ import { useSettled } from '../state/use-settled';
 import { todayMatches, visibleRange } from '../today/today-rows';
 import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
+import { CollectTodayTag } from '../estimates/collect-today-tag';
 import { EmptyState, Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { useSearchKeys } from '../ui/search-keys';
@@ -223,9 +224,10 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
                 <span className="today-row__cell">{formatDob(row.date_of_birth)}</span>
                 <span className="today-row__cell today-row__cell--wrap mono" data-testid="today-member-id">{row.member_id ?? <span className="muted">No card</span>}</span>
                 <span className="today-row__cell today-row__cell--wrap" data-testid="today-payer">{[row.payer_name, row.plan_name].filter(Boolean).join(' · ') || <span className="muted">—</span>}</span>
-                {/* The badge and, under it, when: one column, so the member id and payer have the width (1024 px). */}
+                {/* The badge, what to collect today (the appointment's estimate, from the worklist) and when: one column, so the member id and payer have the width (1024 px). */}
                 <span className="today-row__cell today-row__status">
                   <EligibilityBadgeView badge={row.eligibility} />
+                  {appointmentOf.get(row.patient_id)?.estimate && <CollectTodayTag estimate={appointmentOf.get(row.patient_id)!.estimate!} focusable={false} compact />}
                   <span className="small muted">{formatWhen(row.last_activity_at)}</span>
                 </span>
               </div>

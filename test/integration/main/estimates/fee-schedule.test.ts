@@ -1,20 +1,18 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
 import { socketPath } from '@src/main/local-api/endpoints';
 import { tokenPath } from '@src/main/local-api/token-file';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
-import { read271 } from '@src/main/x12/read-271';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { httpRequest } from '@test/support/http-request';
+import { answeredCheck } from '@test/support/estimates/answered-check';
 
 /**
  * The fee schedule (issue 30, item 1) and the estimate made from it (items 2 and 6), on a
  * real host with its encrypted SQLite file, through the bridge and through the local API's
  * real HTTP layer on its socket.
  */
-const FIXTURES = path.resolve(__dirname, '../../../fixtures/x12-271');
 const DESK = { source: 'dashboard' } as const;
 const [AETNA, CIGNA] = SEED_CLEARINGHOUSE_ENTITIES;
 
@@ -30,22 +28,6 @@ async function refused(fx: HostFixture, text: string) {
   const answer = await dispatchBridgeCall(fx.host.bridge, 'feeSchedule.import', { data_base64: b64(text) });
   if (answer.ok) throw new Error('expected the fee schedule to be refused');
   return answer.error;
-}
-
-/** A successful check answered with a real 271's first person's benefits, `daysAgo` days before the host's now. */
-async function answeredCheck(fx: HostFixture, file: string, entityId: string, daysAgo = 1): Promise<string> {
-  const patient = await fx.host.service.create('patients', { first_name: 'Ada', last_name: 'Byron', date_of_birth: '1985-12-10' }, DESK);
-  const card = await fx.host.service.create('insurance_cards', { patient_id: patient.id, member_id: 'W123456789', insurance_carrier_ids: [entityId] }, DESK);
-  const benefits = read271(file, fs.readFileSync(path.join(FIXTURES, file), 'utf8')).people[0].benefits;
-  const id = fx.host.ids.next('eec');
-  const at = new Date(fx.host.clock.now().getTime() - daysAgo * 86_400_000).toISOString();
-  fx.host.database.sqlite
-    .prepare(
-      `INSERT INTO electronic_eligibility_checks (id, insurance_card_id, provider_id, clearinghouse_entity_id, provider_npi, patient_first_name, patient_last_name,
-        patient_date_of_birth, service_type, status, source, benefits, created_at, finished_at) VALUES (?, ?, ?, ?, ?, 'Ada', 'Byron', '1985-12-10', ?, 'success', 'dashboard', ?, ?, ?)`,
-    )
-    .run(id, card.id, SEED_PROVIDERS[0].id, entityId, SEED_PROVIDERS[0].npi, 'professional_physician_visit_office', JSON.stringify(benefits), at, at);
-  return id;
 }
 
 describe('the fee schedule', () => {

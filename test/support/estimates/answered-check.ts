@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { read271 } from '@src/main/x12/read-271';
+import type { HostFixture } from '@test/support/host-fixture';
+
+const FIXTURES = path.resolve(__dirname, '../../fixtures/x12-271');
+const DESK = { source: 'dashboard' } as const;
+
+export interface AnsweredPatient {
+  first_name: string;
+  last_name: string;
+  date_of_birth: string;
+}
+
+/**
+ * A patient, their card at `entityId` and a successful check answered with a real 271's
+ * first person's benefits, `daysAgo` days before the host's now: what an estimate reads.
+ */
+export async function answeredCheck(
+  fx: HostFixture,
+  file: string,
+  entityId: string,
+  daysAgo = 1,
+  patient: AnsweredPatient = { first_name: 'Ada', last_name: 'Byron', date_of_birth: '1985-12-10' },
+): Promise<string> {
+  const created = await fx.host.service.create('patients', patient, DESK);
+  const card = await fx.host.service.create('insurance_cards', { patient_id: created.id, member_id: 'W123456789', insurance_carrier_ids: [entityId] }, DESK);
+  const benefits = read271(file, fs.readFileSync(path.join(FIXTURES, file), 'utf8')).people[0].benefits;
+  const id = fx.host.ids.next('eec');
+  const at = new Date(fx.host.clock.now().getTime() - daysAgo * 86_400_000).toISOString();
+  fx.host.database.sqlite
+    .prepare(
+      `INSERT INTO electronic_eligibility_checks (id, insurance_card_id, provider_id, clearinghouse_entity_id, provider_npi, patient_first_name, patient_last_name,
+        patient_date_of_birth, service_type, status, source, benefits, created_at, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'success', 'dashboard', ?, ?, ?)`,
+    )
+    .run(
+      id,
+      card.id,
+      SEED_PROVIDERS[0].id,
+      entityId,
+      SEED_PROVIDERS[0].npi,
+      patient.first_name,
+      patient.last_name,
+      patient.date_of_birth,
+      'professional_physician_visit_office',
+      JSON.stringify(benefits),
+      at,
+      at,
+    );
+  return id;
+}
