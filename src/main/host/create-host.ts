@@ -35,6 +35,7 @@ import { withAuditedCreates, withAuditedService } from '../audit/audited-service
 import { databaseFileState } from '../db/database-cipher';
 import { checkDatabaseAtStart, damagedMessage, recoverInto, type DamagedDatabase } from '../db/start-check';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
+import { finishInterruptedRestore } from '../backup/desk-restore';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
 import type { HostComponent } from '../support/host-component';
@@ -137,6 +138,8 @@ export function createHost(options: HostOptions): Host {
   const ids = options.ids ?? createIdGenerator(clock);
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const paths = hostPaths(options.dataDir);
+  // A restore stopped mid-swap is finished (or, stopped before it was ready, dropped) before anything is read.
+  finishInterruptedRestore({ ...paths, dataDir: options.dataDir, keyFile: keyFilePaths(options.dataDir).plain });
 
   const encryptionKey =
     options.encryptionKey ??
