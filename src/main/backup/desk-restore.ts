@@ -32,8 +32,8 @@ export interface RestoreDeps {
   version: string;
   migrationsDir?: string;
   now: () => Date;
-  /** Between steps (tests: a kill at a chosen point). */
-  onStep?: (step: 'staged' | 'ready' | 'swapped') => void;
+  /** Between steps, and after each live file is moved aside (tests: a kill at a chosen point). */
+  onStep?: (step: 'staged' | 'ready' | 'swapped' | `moved:${string}`) => void;
 }
 
 export interface RestoreInput {
@@ -138,7 +138,7 @@ export async function restoreBackup(deps: RestoreDeps, input: RestoreInput): Pro
   writeDurably(path.join(staging, READY), JSON.stringify({ previous: `.restore-previous-${deps.now().toISOString().replace(/[:.]/g, '-')}` }));
   fsyncDir(staging);
   deps.onStep?.('ready');
-  const previous = finishInterruptedRestore(target);
+  const previous = finishInterruptedRestore(target, (name) => deps.onStep?.(`moved:${name}`));
   deps.onStep?.('swapped');
   return { manifest, previous };
 }
@@ -149,7 +149,7 @@ export async function restoreBackup(deps: RestoreDeps, input: RestoreInput): Pro
  * one moved aside first. Idempotent: a kill inside it is finished by the next call.
  * Answers the folder the old files were moved to, if a swap was finished.
  */
-export function finishInterruptedRestore(target: RestoreTarget): string | null {
+export function finishInterruptedRestore(target: RestoreTarget, onMoved?: (name: string) => void): string | null {
   const staging = path.join(target.dataDir, STAGING);
   if (!fs.existsSync(staging)) return null;
   const ready = path.join(staging, READY);
@@ -172,6 +172,7 @@ export function finishInterruptedRestore(target: RestoreTarget): string | null {
     if (moveAside && fs.existsSync(live)) {
       fs.mkdirSync(path.dirname(kept), { recursive: true });
       fs.renameSync(live, fs.existsSync(kept) ? `${kept}.${Date.now()}` : kept);
+      onMoved?.(name);
     }
     if (!sideFile && fs.existsSync(fromStaging)) fs.renameSync(fromStaging, live);
   }

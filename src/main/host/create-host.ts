@@ -36,6 +36,9 @@ import { databaseFileState } from '../db/database-cipher';
 import { checkDatabaseAtStart, damagedMessage, recoverInto, type DamagedDatabase } from '../db/start-check';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { finishInterruptedRestore } from '../backup/desk-restore';
+import { createBackupComponent } from '../backup/backup-component';
+import { coverdeskVersion } from '../backup/desk-backup';
+import { backupHandlers } from '../bridge/backup-handlers';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
 import type { HostComponent } from '../support/host-component';
@@ -96,6 +99,10 @@ export interface HostOptions {
   batchIntervalMs?: number;
   /** How a photo's file is written (tests: one that fails as a full disk does). */
   writePhotoFile?: (file: string, bytes: Uint8Array) => void;
+  /** This build's version, written in each backup's manifest; absent: package.json's. */
+  version?: string;
+  /** How often the backup schedule looks whether one is due (tests: short); default a minute. */
+  backupCheckEveryMs?: number;
   /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
   diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
 }
@@ -305,6 +312,17 @@ export function createHost(options: HostOptions): Host {
     if (change.collection === 'electronic_eligibility_checks') batchRunner.wake();
   });
   components.push(batchRunner);
+  // Settings → Backups (issue 29): on demand and every N hours while the desk runs.
+  const backups = createBackupComponent({
+    sqlite: database.sqlite,
+    files: paths,
+    clock,
+    key: encryptionKey,
+    version: options.version ?? coverdeskVersion(),
+    log: log.write,
+    checkEveryMs: options.backupCheckEveryMs,
+  });
+  components.push(backups);
   const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
     practiceHandlers({ db, pull }),
@@ -322,6 +340,7 @@ export function createHost(options: HostOptions): Host {
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner }),
     estimateHandlers(estimateDeps),
+    backupHandlers({ backups }),
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

@@ -74,6 +74,7 @@ import {
   SchedulePreview,
   Worklist,
 } from './appointment-contract';
+import { BackupSettingsUpdate, BackupStatus } from './backup-contract';
 import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
 
@@ -201,6 +202,11 @@ export const BRIDGE_METHODS = {
   'feeSchedule.export': { input: z.strictObject({}), output: FeeScheduleExport },
   'feeSchedule.updateFreshness': { input: FreshnessUpdate, output: FeeSchedule },
   'estimates.forCheck': { input: EstimateQuery, output: Estimate },
+
+  // Settings → Backups (backup-contract.ts): the folder, the schedule, back up now, the last verified one.
+  'backups.status': { input: z.strictObject({}), output: BackupStatus },
+  'backups.update': { input: BackupSettingsUpdate, output: BackupStatus },
+  'backups.run': { input: z.strictObject({}), output: BackupStatus },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -10,6 +10,7 @@ import { bundleChild } from '@test/support/bundle-child';
 import { snapshotDatabase } from '@test/support/db-snapshot';
 import { createVisit } from '@test/support/sync/visits';
 import { makeTempDir } from '@test/support/temp-dir';
+import { startReadyChild } from '@test/support/sync/child-process';
 
 /**
  * Power loss during a restore (issue 29): `npm run restore` (the script itself, bundled) in
@@ -21,6 +22,7 @@ const RUNS = 12;
 const SEED = 20261126;
 const temp = makeTempDir('coverdesk-restore-crash-');
 let childFile: string;
+let stoppingChild: string;
 const pristine = path.join(temp.dir, 'pristine');
 const backups = path.join(temp.dir, 'backups');
 let backupFolder: string;
@@ -38,6 +40,7 @@ function openDesk(dataDir: string): Host {
 
 beforeAll(async () => {
   childFile = await bundleChild(path.resolve(__dirname, '../../../../scripts/restore.ts'), 'coverdesk-restore');
+  stoppingChild = await bundleChild(path.resolve(__dirname, '../../../support/backup/restore-child.ts'), 'coverdesk-restore');
   fs.mkdirSync(backups);
   const desk = openDesk(pristine);
   for (let n = 0; n < 120; n++) await createVisit(desk, n);
@@ -65,7 +68,42 @@ function runRestore(dataDir: string) {
   return { child, exited, output: () => output };
 }
 
+/** The desk at `dataDir` after a start: the old data, or the backup with the old data kept aside; else the test fails. */
+async function outcomeOf(dataDir: string, label: string): Promise<'old' | 'restored'> {
+  const desk = openDesk(dataDir);
+  const found = contents(desk);
+  await desk.close();
+  if (JSON.stringify(found) === JSON.stringify(oldContents)) return 'old';
+  expect(found, `${label}: neither the old data nor the backup`).toEqual(backupContents);
+  const previous = fs.readdirSync(dataDir).find((name) => name.startsWith('.restore-previous-'));
+  expect(previous, `${label}: the old data was not kept aside`).toBeDefined();
+  const kept = openDesk(path.join(dataDir, previous!));
+  expect(contents(kept), `${label}: the old data kept aside is not whole`).toEqual(oldContents);
+  await kept.close();
+  return 'restored';
+}
+
 describe('SIGKILL during restore', () => {
+  it('killed at each step of the swap: before READY the old data, after it the backup with the old data aside', async () => {
+    const steps: [string, 'old' | 'restored'][] = [
+      ['staged', 'old'],
+      ['ready', 'restored'],
+      ['moved:coverdesk.sqlite', 'restored'],
+      ['moved:photos', 'restored'],
+      ['moved:database.key', 'restored'],
+    ];
+    for (const [step, expected] of steps) {
+      const dataDir = path.join(temp.dir, `step-${step.replace(/[:.]/g, '-')}`);
+      fs.cpSync(pristine, dataDir, { recursive: true });
+      const child = startReadyChild(stoppingChild, { RESTORE_FROM: backupFolder, RESTORE_DATA_DIR: dataDir, RESTORE_STOP_AT: step });
+      await child.ready;
+      child.process.kill('SIGKILL');
+      await child.exited;
+      expect(await outcomeOf(dataDir, step), step).toBe(expected);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it(`${RUNS} restores killed at random moments: each leaves the old data as it was, or the backup restored with the old data kept aside`, async () => {
     const random = seededRandom(SEED);
     // How long an undisturbed restore takes here, to spread the kills over it.
@@ -89,20 +127,7 @@ describe('SIGKILL during restore', () => {
       await restore.exited;
 
       // The next start finishes or drops what the killed restore left.
-      const desk = openDesk(dataDir);
-      const found = contents(desk);
-      await desk.close();
-      if (JSON.stringify(found) === JSON.stringify(oldContents)) {
-        outcomes.old += 1;
-      } else {
-        expect(found, `run ${run}: neither the old data nor the backup`).toEqual(backupContents);
-        outcomes.restored += 1;
-        const previous = fs.readdirSync(dataDir).find((name) => name.startsWith('.restore-previous-'));
-        expect(previous, `run ${run}: the old data was not kept aside`).toBeDefined();
-        const kept = openDesk(path.join(dataDir, previous!));
-        expect(contents(kept), `run ${run}: the old data kept aside is not whole`).toEqual(oldContents);
-        await kept.close();
-      }
+      outcomes[await outcomeOf(dataDir, `run ${run}`)] += 1;
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
     console.log(`restore crash: ${JSON.stringify({ runs: RUNS, restoreMs: duration, ...outcomes, recordsLost: 0, recordsDuplicated: 0 })}`);
