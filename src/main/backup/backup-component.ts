@@ -5,6 +5,7 @@ import { validationFailed } from '../../shared/service-error';
 import type { SqliteHandle } from '../db/open-database';
 import type { Clock } from '../support/clock';
 import type { HostComponent } from '../support/host-component';
+import type { HostLog } from '../support/host-log';
 import { BackupError, createBackup, deskIdentity, type DeskFiles } from './desk-backup';
 
 /**
@@ -24,7 +25,7 @@ export interface BackupComponentDeps {
   clock: Clock;
   key: Buffer;
   version: string;
-  log: (event: string, fields?: Record<string, unknown>) => void;
+  log: HostLog['write'];
   /** How often the schedule looks whether a backup is due (tests: tens of milliseconds). */
   checkEveryMs?: number;
 }
