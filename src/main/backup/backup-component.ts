@@ -61,7 +61,7 @@ export function createBackupComponent(deps: BackupComponentDeps): BackupComponen
     return { settings: settings(), last_verified, last_failure, running: running !== null, next_at: nextAt() };
   };
 
-  async function backUp(): Promise<BackupStatus> {
+  async function backUp(): Promise<void> {
     const s = settings();
     const at = deps.clock.now().toISOString();
     const before = outcome();
@@ -80,12 +80,11 @@ export function createBackupComponent(deps: BackupComponentDeps): BackupComponen
       // The reason code only: the message names a folder, never a record, but logs carry ids and codes.
       deps.log('backup.failed', { reason: error instanceof BackupError ? error.reason : 'failed' });
     }
-    return status();
   }
 
+  // One at a time: a second "Back up now" while one runs waits for it. The status is read after `running` is cleared.
   const run = (): Promise<BackupStatus> => {
-    if (running) return running;
-    running = backUp().finally(() => (running = null));
+    running ??= backUp().finally(() => (running = null)).then(() => status());
     return running;
   };
 

@@ -48,6 +48,7 @@ describe('Settings → Backups through the bridge', () => {
     await host.bridge['backups.update']({ folder: usb, keep: 2 });
     const done = await host.bridge['backups.run']({});
     expect(done.last_failure).toBeNull();
+    expect(done.running).toBe(false);
     expect(done.last_verified).toMatchObject({ folder: listBackups(usb)[0], records: expect.any(Number) });
 
     fs.rmSync(usb, { recursive: true });
