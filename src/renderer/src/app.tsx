@@ -13,12 +13,15 @@ import { AuditScreen } from './screens/audit-screen';
 import { ScheduleScreen } from './screens/schedule-screen';
 import { CheckNotices } from './state/check-notices';
 import { IntakeDraftProvider } from './intake/intake-draft';
+import { QuitWarningOnLeave } from './sync/only-here';
 
-export function App() {
+/** `webMode`: the browser-mode page (no preload), where leaving offline with unsent records asks first. */
+export function App({ webMode = false }: { webMode?: boolean }) {
   return (
     <IdleLock>
       <DeskStatusProvider>
         <Shell />
+        {webMode && <QuitWarningOnLeave />}
       </DeskStatusProvider>
     </IdleLock>
   );

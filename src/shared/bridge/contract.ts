@@ -33,6 +33,7 @@ import {
   ExtractionPreview,
   ExtractionPreviewInput,
   LocalApiStatus,
+  OnlyHere,
   SyncItem,
   SyncListInput,
   SyncStatus,
@@ -152,6 +153,8 @@ export const BRIDGE_METHODS = {
   'sync.discard': { input: ById, output: z.object({ id: Id, discarded: z.literal(true) }) },
   /** The pull side: how current the desk's copy of the practice is, and what was set aside. */
   'sync.practice': { input: z.strictObject({}), output: PracticeViewDetail },
+  /** How many records exist only on this desk (not yet taken by the service), and since when. */
+  'sync.onlyHere': { input: z.strictObject({}), output: OnlyHere },
   'settings.get': { input: z.strictObject({}), output: DeskSettings },
   'settings.update': { input: DeskSettingsUpdate, output: DeskSettingsSaved },
   /** Tries the service the settings name now (Settings' "Test connection"). */

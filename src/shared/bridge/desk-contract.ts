@@ -96,6 +96,10 @@ export const SyncStatus = z.object({
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
+/** Records this desk has that the service has not taken yet (issue 29): lost with this computer. */
+export const OnlyHere = z.object({ records: z.number().int().min(0), since: Timestamp.nullable() });
+export type OnlyHere = z.infer<typeof OnlyHere>;
+
 /** An outbox entry as the Sync screen shows it. */
 export const SyncItem = z.object({
   id: Id,
