@@ -33,7 +33,7 @@ import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-l
 import { withAuditTrail } from '../audit/audited-bridge';
 import { withAuditedCreates, withAuditedService } from '../audit/audited-service';
 import { databaseFileState } from '../db/database-cipher';
-import { checkDatabaseAtStart, damagedMessage, recoverInto, type DamagedDatabase } from '../db/start-check';
+import { checkDatabaseAtStart, damagedMessage, recordsWithoutRow, recoverInto, type DamagedDatabase } from '../db/start-check';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { finishInterruptedRestore } from '../backup/desk-restore';
 import { createBackupComponent } from '../backup/backup-component';
@@ -163,7 +163,7 @@ export function createHost(options: HostOptions): Host {
     const recovered = recoverInto(database.sqlite, damage.keptAs, encryptionKey);
     // Records read back whose outbox entry was not: queued again, so none stays only here.
     const requeued = inTransaction(db, () => queueRecordsWithoutEntry({ db, clock, ids }));
-    const report = { ...damage, ...recovered, recoveredEntries: recovered.recoveredEntries + requeued.length };
+    const report = { ...damage, ...recovered, recoveredEntries: recovered.recoveredEntries + requeued.length, missingRecords: recordsWithoutRow(database.sqlite) };
     damaged = { ...report, message: damagedMessage(report) };
     log.write('db.damaged_at_start', {
       kept_as: path.basename(damage.keptAs),
@@ -341,6 +341,19 @@ export function createHost(options: HostOptions): Host {
     batchHandlers({ ...batchDeps, runner: batchRunner }),
     estimateHandlers(estimateDeps),
     backupHandlers({ backups }),
+    {
+      'storage.damage': async () =>
+        damaged && {
+          message: damaged.message,
+          kept_as: path.basename(damaged.keptAs),
+          problems: damaged.problems.length,
+          recovered_entries: damaged.recoveredEntries,
+          recovered_rows: damaged.recoveredRows,
+          unreadable_rows: damaged.unreadableRows,
+          unreadable_entries: damaged.unreadableEntries,
+          missing_records: damaged.missingRecords ?? [],
+        },
+    },
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

@@ -33,6 +33,7 @@ import {
   ExtractionPreview,
   ExtractionPreviewInput,
   LocalApiStatus,
+  DamageReport,
   OnlyHere,
   SyncItem,
   SyncListInput,
@@ -155,6 +156,8 @@ export const BRIDGE_METHODS = {
   'sync.practice': { input: z.strictObject({}), output: PracticeViewDetail },
   /** How many records exist only on this desk (not yet taken by the service), and since when. */
   'sync.onlyHere': { input: z.strictObject({}), output: OnlyHere },
+  /** The damage found in the database at start and what was recovered; null: it was healthy. */
+  'storage.damage': { input: z.strictObject({}), output: DamageReport.nullable() },
   'settings.get': { input: z.strictObject({}), output: DeskSettings },
   'settings.update': { input: DeskSettingsUpdate, output: DeskSettingsSaved },
   /** Tries the service the settings name now (Settings' "Test connection"). */
