@@ -2,6 +2,8 @@ import { app, BrowserWindow, dialog, ipcMain, Notification, powerMonitor, protoc
 import { autoUpdater } from 'electron-updater';
 import path from 'node:path';
 import { createHost, hostPaths, type Host } from './host/create-host';
+import { onlyHere } from './sync/only-here';
+import { quitWarning } from '../shared/bridge/only-here';
 import { databaseFileState } from './db/database-cipher';
 import { keyFilePaths, readOrCreateWrappedKey } from './db/database-key';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, originOf } from './shell/app-protocol';
@@ -134,9 +136,21 @@ async function main(): Promise<void> {
         app.quit();
       });
   };
+  // Quitting while offline with records only on this computer asks first (issue 29, item 6).
+  let lastStatus: { online: boolean | null } = { online: null };
+  host.events.on('sync.status', (status) => (lastStatus = status));
+  let quitConfirmed = false;
   app.on('before-quit', (event) => {
     if (hostClosed) return;
     event.preventDefault();
+    if (!quitConfirmed && !closing) {
+      const warning = quitWarning(lastStatus, onlyHere(host.database.db), (iso) => new Date(iso).toLocaleString());
+      const stay =
+        warning !== null &&
+        dialog.showMessageBoxSync({ type: 'warning', buttons: ['Stay open', 'Quit anyway'], defaultId: 0, cancelId: 0, message: 'Some records exist only on this computer', detail: warning }) === 0;
+      if (stay) return;
+      quitConfirmed = true;
+    }
     quitAfterHost();
   });
   app.on('window-all-closed', quitAfterHost);

@@ -68,7 +68,16 @@ test('work done while the upstream is down is queued, marked, and synced with it
   await openScreen(page, 'Sync');
   await expect(page.getByText('Offline', { exact: true })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Waiting to send' }).getByRole('listitem')).not.toHaveCount(0);
+  // What exists only here (issue 29): the count and since when; leaving the page asks first.
+  await expect(page.getByTestId('only-here')).toContainText(/\d+ records exist only on this computer, the oldest since/);
+  await expect(page.getByTestId('quit-warning')).toHaveText(/records exist only on this computer \(waiting since .+\): the service cannot be reached/);
   await desk.shot('offline-sync');
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 1366, height: 820 });
+  await desk.shot('offline-sync-1366');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await desk.shot('offline-sync-1024');
+  if (size) await page.setViewportSize(size);
 
   // Back on the patient's screen, still offline, the desk waits for the answer.
   await openScreen(page, 'Today');

@@ -56,22 +56,91 @@ export interface OpenDatabaseOptions {
   key?: Buffer;
 }
 
+/** A migration failed: the file was put back as it was before the run, from the copy taken first. */
+export class MigrationFailedError extends Error {
+  constructor(
+    readonly file: string,
+    readonly from: string,
+    readonly to: string,
+    readonly copy: string,
+    cause: unknown,
+  ) {
+    super(
+      `Upgrading this database (${path.basename(file)}) from schema ${from} to ${to} failed, so it was put back exactly as it was before the upgrade ` +
+        `(the copy taken first is kept as ${path.basename(copy)}). Nothing was lost. Keep using the previous version of Coverdesk and report this to support.`,
+      { cause },
+    );
+    this.name = 'MigrationFailedError';
+  }
+}
+
+/** The copy of the closed database taken before a migration run (the last run's only). */
+export function preMigrationCopyOf(file: string): string {
+  return `${file}.before-upgrade`;
+}
+
 export function openDatabase({ file, migrationsDir = findMigrationsDir(), key }: OpenDatabaseOptions): OpenedDatabase {
   const migrations = readMigrationFiles({ migrationsFolder: migrationsDir });
   if (key) encryptPlaintextDatabase(file, key);
-  const sqlite = new Database(file);
+  const existed = fs.existsSync(file) && fs.statSync(file).size > 0;
+  let sqlite = new Database(file);
   try {
     if (key) applyDatabaseKey(sqlite, key);
     refuseFutureSchema(sqlite, file, migrations);
+    const applied = appliedMigrations(sqlite);
+    const pending = existed && applied < migrations.length;
+    let copy: string | null = null;
+    if (pending) {
+      // A plain copy of the closed file: everything the WAL held is in it first.
+      sqlite.close();
+      copy = copyBeforeUpgrade(file);
+      sqlite = new Database(file);
+      if (key) applyDatabaseKey(sqlite, key);
+    }
     configureConnection(sqlite);
     const db = drizzle({ client: sqlite, schema });
-    migrate(db, { migrationsFolder: migrationsDir });
+    try {
+      migrate(db, { migrationsFolder: migrationsDir });
+    } catch (error) {
+      if (!copy) throw error;
+      sqlite.close();
+      putBack(file, copy);
+      const names = migrationNames(migrationsDir);
+      throw new MigrationFailedError(file, names[applied - 1] ?? 'none', names[migrations.length - 1] ?? 'none', copy, error);
+    }
     sqlite.pragma(`user_version = ${migrations.length}`);
     return { db, sqlite, close: () => sqlite.close() };
   } catch (error) {
-    sqlite.close();
+    if (sqlite.open) sqlite.close();
     throw error;
   }
+}
+
+function appliedMigrations(sqlite: SqliteHandle): number {
+  const hasJournal = sqlite.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  return hasJournal ? (sqlite.prepare('SELECT count(*) AS n FROM __drizzle_migrations').get() as { n: number }).n : 0;
+}
+
+function migrationNames(migrationsDir: string): string[] {
+  const journal = JSON.parse(fs.readFileSync(path.join(migrationsDir, 'meta', '_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+  return journal.entries.map((entry) => entry.tag);
+}
+
+function copyBeforeUpgrade(file: string): string {
+  const copy = preMigrationCopyOf(file);
+  // Closed by the last connection, the WAL is checkpointed and gone; one left (a crash) goes with the copy.
+  fs.copyFileSync(file, `${copy}.tmp`);
+  if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
+  else fs.rmSync(`${copy}-wal`, { force: true });
+  fs.renameSync(`${copy}.tmp`, copy);
+  return copy;
+}
+
+function putBack(file: string, copy: string): void {
+  fs.rmSync(`${file}-shm`, { force: true });
+  fs.copyFileSync(copy, file);
+  if (fs.existsSync(`${copy}-wal`)) fs.copyFileSync(`${copy}-wal`, `${file}-wal`);
+  else fs.rmSync(`${file}-wal`, { force: true });
 }
 
 /**

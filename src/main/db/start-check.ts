@@ -19,6 +19,8 @@ export interface DamagedDatabase {
   unreadableEntries: string[];
   /** Per table, how many rows could not be read. */
   unreadableRows: Record<string, number>;
+  /** Records whose outbox entry was read back but whose own row was not, by id. */
+  missingRecords?: string[];
   /** One paragraph for the desk, the log and the command line. */
   message: string;
 }
@@ -192,4 +194,20 @@ export function damagedMessage(report: Omit<DamagedDatabase, 'message'>): string
       ? 'Nothing unreadable was found.'
       : `Could not be read: ${lost.map(([table, n]) => `${n} in ${table}`).join(', ')}${report.unreadableEntries.length ? ` (${report.unreadableEntries.join(', ')})` : ''}. Keep the damaged file for support.`)
   );
+}
+
+/** Records an outbox entry names (by collection = table) that the fresh database does not hold. */
+export function recordsWithoutRow(fresh: SqliteHandle): string[] {
+  const entries = fresh.prepare('SELECT DISTINCT collection, record_id FROM outbox ORDER BY record_id').all() as { collection: string; record_id: string }[];
+  const tables = new Map<string, boolean>();
+  const missing: string[] = [];
+  for (const { collection, record_id } of entries) {
+    if (!tables.has(collection)) {
+      const columns = fresh.prepare(`SELECT name FROM pragma_table_info(?)`).all(collection) as { name: string }[];
+      tables.set(collection, columns.some((c) => c.name === 'id'));
+    }
+    if (!tables.get(collection)) continue;
+    if (!fresh.prepare(`SELECT 1 FROM "${collection}" WHERE id = ?`).get(record_id)) missing.push(record_id);
+  }
+  return missing;
 }

@@ -39,8 +39,12 @@ import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-l
 import { withAuditTrail } from '../audit/audited-bridge';
 import { withAuditedCreates, withAuditedService } from '../audit/audited-service';
 import { databaseFileState } from '../db/database-cipher';
-import { checkDatabaseAtStart, damagedMessage, recoverInto, type DamagedDatabase } from '../db/start-check';
+import { checkDatabaseAtStart, damagedMessage, recordsWithoutRow, recoverInto, type DamagedDatabase } from '../db/start-check';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
+import { finishInterruptedRestore } from '../backup/desk-restore';
+import { createBackupComponent } from '../backup/backup-component';
+import { coverdeskVersion } from '../backup/desk-backup';
+import { backupHandlers } from '../bridge/backup-handlers';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
 import type { HostComponent } from '../support/host-component';
@@ -103,6 +107,10 @@ export interface HostOptions {
   batchIntervalMs?: number;
   /** How a photo's file is written (tests: one that fails as a full disk does). */
   writePhotoFile?: (file: string, bytes: Uint8Array) => void;
+  /** This build's version, written in each backup's manifest; absent: package.json's. */
+  version?: string;
+  /** How often the backup schedule looks whether one is due (tests: short); default a minute. */
+  backupCheckEveryMs?: number;
   /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
   diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
 }
@@ -145,6 +153,8 @@ export function createHost(options: HostOptions): Host {
   const ids = options.ids ?? createIdGenerator(clock);
   fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const paths = hostPaths(options.dataDir);
+  // A restore stopped mid-swap is finished (or, stopped before it was ready, dropped) before anything is read.
+  finishInterruptedRestore({ ...paths, dataDir: options.dataDir, keyFile: keyFilePaths(options.dataDir).plain });
 
   const encryptionKey =
     options.encryptionKey ??
@@ -161,7 +171,7 @@ export function createHost(options: HostOptions): Host {
     const recovered = recoverInto(database.sqlite, damage.keptAs, encryptionKey);
     // Records read back whose outbox entry was not: queued again, so none stays only here.
     const requeued = inTransaction(db, () => queueRecordsWithoutEntry({ db, clock, ids }));
-    const report = { ...damage, ...recovered, recoveredEntries: recovered.recoveredEntries + requeued.length };
+    const report = { ...damage, ...recovered, recoveredEntries: recovered.recoveredEntries + requeued.length, missingRecords: recordsWithoutRow(database.sqlite) };
     damaged = { ...report, message: damagedMessage(report) };
     log.write('db.damaged_at_start', {
       kept_as: path.basename(damage.keptAs),
@@ -325,6 +335,17 @@ export function createHost(options: HostOptions): Host {
     if (change.collection === 'electronic_eligibility_checks') batchRunner.wake();
   });
   components.push(batchRunner);
+  // Settings → Backups (issue 29): on demand and every N hours while the desk runs.
+  const backups = createBackupComponent({
+    sqlite: database.sqlite,
+    files: paths,
+    clock,
+    key: encryptionKey,
+    version: options.version ?? coverdeskVersion(),
+    log: log.write,
+    checkEveryMs: options.backupCheckEveryMs,
+  });
+  components.push(backups);
   const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
     practiceHandlers({ db, pull }),
@@ -344,6 +365,20 @@ export function createHost(options: HostOptions): Host {
     estimateHandlers(estimateDeps),
     digitalCardHandlers({ issuers: createIssuerDirectory({ db, clock }), network: options.digitalCardNetwork ?? DEFAULT_NETWORK_POLICY, clock }),
     gfeHandlers(gfeDeps),
+    backupHandlers({ backups }),
+    {
+      'storage.damage': async () =>
+        damaged && {
+          message: damaged.message,
+          kept_as: path.basename(damaged.keptAs),
+          problems: damaged.problems.length,
+          recovered_entries: damaged.recoveredEntries,
+          recovered_rows: damaged.recoveredRows,
+          unreadable_rows: damaged.unreadableRows,
+          unreadable_entries: damaged.unreadableEntries,
+          missing_records: damaged.missingRecords ?? [],
+        },
+    },
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

@@ -13,12 +13,16 @@ import { AuditScreen } from './screens/audit-screen';
 import { ScheduleScreen } from './screens/schedule-screen';
 import { CheckNotices } from './state/check-notices';
 import { IntakeDraftProvider } from './intake/intake-draft';
+import { useBridgeQuery } from './bridge/use-bridge-query';
+import { QuitWarningOnLeave } from './sync/only-here';
 
-export function App() {
+/** `webMode`: the browser-mode page (no preload), where leaving offline with unsent records asks first. */
+export function App({ webMode = false }: { webMode?: boolean }) {
   return (
     <IdleLock>
       <DeskStatusProvider>
         <Shell />
+        {webMode && <QuitWarningOnLeave />}
       </DeskStatusProvider>
     </IdleLock>
   );
@@ -133,6 +137,29 @@ function Nav({ route, navigate }: { route: Route; navigate(route: Route): void }
 }
 
 /** Sandbox mode and being offline are shown on every screen, never only in Settings. */
+/** The database was damaged at start: what was kept aside, what came back, and the ids that did not. */
+function DamageBanner() {
+  const damage = useBridgeQuery('storage.damage', {}).data;
+  if (!damage) return null;
+  const notRecovered = [...damage.missing_records, ...damage.unreadable_entries];
+  return (
+    <div className="banner banner--offline" role="alert" data-testid="damage-banner">
+      <details className="banner__text">
+        <summary>
+          <strong>The database was damaged and set aside.</strong> {damage.recovered_entries} records not yet sent were recovered
+          {notRecovered.length > 0 ? `; ${notRecovered.length} could not be: see which` : ''}.
+        </summary>
+        <p>{damage.message}</p>
+        {notRecovered.length > 0 && (
+          <p data-testid="damage-not-recovered">
+            Not recovered: <span className="mono">{notRecovered.join(', ')}</span>
+          </p>
+        )}
+      </details>
+    </div>
+  );
+}
+
 function Banners() {
   const status = useDeskStatus();
   const { navigate } = useNavigation();
@@ -158,6 +185,7 @@ function Banners() {
           </Button>
         </div>
       )}
+      <DamageBanner />
       {storage !== 'ok' && (
         <div className="banner banner--offline" role="status" data-testid="disk-banner">
           <span className="banner__text">

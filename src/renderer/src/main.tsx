@@ -16,12 +16,13 @@ const secret = new URLSearchParams(window.location.hash.slice(1)).get('secret');
 const howToOpen = () => window.location.replace(OPEN_PAGE_PATH);
 if (!window.coverdesk && !secret) howToOpen();
 else {
+  const webMode = !window.coverdesk;
   window.coverdesk ??= createWebBridge(secret ?? '', howToOpen);
   const bridge = window.coverdesk;
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <BridgeProvider bridge={bridge} queries={createBridgeQueryClient()}>
-        <App />
+        <App webMode={webMode} />
       </BridgeProvider>
     </StrictMode>,
   );

@@ -33,6 +33,8 @@ import {
   ExtractionPreview,
   ExtractionPreviewInput,
   LocalApiStatus,
+  DamageReport,
+  OnlyHere,
   SyncItem,
   SyncListInput,
   SyncStatus,
@@ -79,6 +81,7 @@ import {
   Worklist,
 } from './appointment-contract';
 import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFaithEstimate } from './gfe-contract';
+import { BackupSettingsUpdate, BackupStatus } from './backup-contract';
 import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { IssuerDirectoryView, IssuersImported, IssuersRefreshed } from './digital-card-contract';
 import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
@@ -157,6 +160,10 @@ export const BRIDGE_METHODS = {
   'sync.discard': { input: ById, output: z.object({ id: Id, discarded: z.literal(true) }) },
   /** The pull side: how current the desk's copy of the practice is, and what was set aside. */
   'sync.practice': { input: z.strictObject({}), output: PracticeViewDetail },
+  /** How many records exist only on this desk (not yet taken by the service), and since when. */
+  'sync.onlyHere': { input: z.strictObject({}), output: OnlyHere },
+  /** The damage found in the database at start and what was recovered; null: it was healthy. */
+  'storage.damage': { input: z.strictObject({}), output: DamageReport.nullable() },
   'settings.get': { input: z.strictObject({}), output: DeskSettings },
   'settings.update': { input: DeskSettingsUpdate, output: DeskSettingsSaved },
   /** Tries the service the settings name now (Settings' "Test connection"). */
@@ -222,6 +229,10 @@ export const BRIDGE_METHODS = {
   'gfe.issue': { input: GfeIssueInput, output: GoodFaithEstimate },
   'gfe.get': { input: GfeGetInput, output: GoodFaithEstimate },
   'gfe.practice': { input: z.strictObject({}), output: GfePracticeSaved },
+  // Settings → Backups (backup-contract.ts): the folder, the schedule, back up now, the last verified one.
+  'backups.status': { input: z.strictObject({}), output: BackupStatus },
+  'backups.update': { input: BackupSettingsUpdate, output: BackupStatus },
+  'backups.run': { input: z.strictObject({}), output: BackupStatus },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -96,6 +96,27 @@ export const SyncStatus = z.object({
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
+/**
+ * The database was damaged at start (issue 29, item 2): set aside, a fresh one started, what
+ * could be read copied in. `missing_records`: records whose outbox entry was read back but
+ * whose own row was not (their ids; what could not be read at all is counted by table).
+ */
+export const DamageReport = z.object({
+  message: z.string(),
+  kept_as: z.string(),
+  problems: z.number().int(),
+  recovered_entries: z.number().int(),
+  recovered_rows: z.number().int(),
+  unreadable_rows: z.record(z.string(), z.number().int()),
+  unreadable_entries: z.array(z.string()),
+  missing_records: z.array(z.string()),
+});
+export type DamageReport = z.infer<typeof DamageReport>;
+
+/** Records this desk has that the service has not taken yet (issue 29): lost with this computer. */
+export const OnlyHere = z.object({ records: z.number().int().min(0), since: Timestamp.nullable() });
+export type OnlyHere = z.infer<typeof OnlyHere>;
+
 /** An outbox entry as the Sync screen shows it. */
 export const SyncItem = z.object({
   id: Id,

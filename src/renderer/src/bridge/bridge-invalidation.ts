@@ -77,6 +77,8 @@ export const EVENT_REFRESHES: readonly AnyRefresh[] = [
   { event: 'records.changed', method: 'inbox.list', delayMs: 400, touches: (change) => SCANNED.includes(change.collection) },
   { event: 'records.changed', method: 'sync.list', delayMs: 300, touches: (change) => OUTBOX.includes(change.collection) },
   { event: 'sync.status', method: 'sync.list', delayMs: 500 },
+  { event: 'sync.status', method: 'sync.onlyHere', delayMs: 500 },
+  { event: 'records.changed', method: 'sync.onlyHere', delayMs: 300, touches: (change) => OUTBOX.includes(change.collection) },
   // The schedule (issue 16): appointments imported, checks made and answered, a batch moving.
   // A batch makes and answers hundreds of checks: the worklist is read again at most once a second.
   { event: 'records.changed', method: 'appointments.worklist', delayMs: 1000, touches: (change) => SCHEDULE.includes(change.collection) },

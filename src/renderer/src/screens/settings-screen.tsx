@@ -18,6 +18,7 @@ import { Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { FeeSchedulePanel } from '../estimates/fee-schedule-panel';
 import { TrustedIssuersPanel } from '../digital-cards/trusted-issuers-panel';
+import { BackupsPanel } from '../backups/backups-panel';
 import { IdleLockPanel } from '../security/session-safety-panels';
 import { IntegrationsPanel } from '../local-api/integrations-panel';
 
@@ -182,6 +183,7 @@ export function SettingsScreen() {
       <IdleLockPanel />
       <FeeSchedulePanel />
       <TrustedIssuersPanel />
+      <BackupsPanel />
 
       <section className="stack" aria-labelledby="settings-integrations">
         <div>

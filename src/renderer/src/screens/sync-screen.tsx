@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { PracticePanel } from '../sync/practice-panel';
+import { OnlyHereLine } from '../sync/only-here';
 
 const ATTENTION: SyncState[] = ['failed', 'needs_review', 'blocked'];
 const WAITING: SyncState[] = ['queued', 'sending'];
@@ -79,6 +80,7 @@ export function SyncScreen() {
                 </Notice>
               )}
               {sync.storage === 'low' && <Notice tone="warn">The disk is nearly full (less than 500 MB free). Free some space before new records can no longer be saved.</Notice>}
+              <OnlyHereLine />
               <div className="counts" data-testid="sync-counts">
                 {PHASE_ORDER.map((phase) => (
                   <div key={phase} className="count">

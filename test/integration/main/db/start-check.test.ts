@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHost, hostPaths, type Host } from '@src/main/host/create-host';
+import { recordsWithoutRow } from '@src/main/db/start-check';
 import { makeTempDir } from '@test/support/temp-dir';
 
 const PAGE = 4096;
@@ -38,6 +39,7 @@ async function deskWith(n: number): Promise<{ dataDir: string; ids: string[] }> 
 }
 
 const patientIds = (h: Host) => (h.database.sqlite.prepare('SELECT id FROM patients ORDER BY id').all() as { id: string }[]).map((r) => r.id);
+const unsentEntries = (h: Host) => (h.database.sqlite.prepare("SELECT record_id FROM outbox WHERE state != 'synced'").all() as { record_id: string }[]).map((r) => r.record_id);
 const unsent = (h: Host) => (h.database.sqlite.prepare("SELECT record_id FROM outbox WHERE collection = 'patients' AND state != 'synced'").all() as { record_id: string }[]).map((r) => r.record_id).sort();
 
 describe('the database check at start', () => {
@@ -71,9 +73,26 @@ describe('the database check at start', () => {
     expect(report.recoveredEntries).toBe(recovered.length);
     // The damage is reported by table (and outbox rows by number), never silently.
     expect(Object.values(report.unreadableRows).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    // The desk is told through the bridge, ids not recovered listed (records whose entry came back without them).
+    const shown = await second.bridge['storage.damage']({});
+    expect(shown).toMatchObject({ message: report.message, kept_as: path.basename(report.keptAs), recovered_entries: recovered.length });
+    const withoutRow = ids.filter((id) => !recovered.includes(id) && unsentEntries(second).includes(id));
+    expect(shown!.missing_records).toEqual(withoutRow.sort());
     // The fresh file passes the check: the next start is an ordinary one.
     await stop();
-    expect(start(dataDir).damaged).toBeNull();
+    const third = start(dataDir);
+    expect(third.damaged).toBeNull();
+    expect(await third.bridge['storage.damage']({})).toBeNull();
+  });
+
+  it('names by id the records whose outbox entry came back without their row', async () => {
+    const { dataDir, ids } = await deskWith(3);
+    const h = start(dataDir);
+    expect(recordsWithoutRow(h.database.sqlite)).toEqual([]);
+    // What a damaged patients page leaves: the entry read back, the row not.
+    h.database.sqlite.pragma('foreign_keys = OFF');
+    h.database.sqlite.prepare('DELETE FROM patients WHERE id = ?').run(ids[1]);
+    expect(recordsWithoutRow(h.database.sqlite)).toEqual([ids[1]]);
   });
 
   it('opens a file whose WAL was cut short, keeping every record committed to the main file', async () => {

@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { listBackups } from '@src/main/backup/desk-backup';
+import { openScreen } from './desk-actions';
+import { expect, test } from './fixtures';
+
+// Issue 29, item 3: Settings → Backups: choose a folder, back up now, see the last verified backup.
+for (const viewport of [
+  { width: 1366, height: 820 },
+  { width: 1024, height: 768 },
+]) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+    test('a folder that does not exist is refused at the field; a real one is saved, backed up now and shown as verified', async ({ desk }) => {
+      const { page } = desk;
+      const usb = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-usb-'));
+      try {
+        await openScreen(page, 'Settings');
+        const panel = page.getByTestId('backups');
+        await expect(panel).toContainText('No verified backup yet.');
+        await panel.getByLabel('Backup folder').fill(path.join(usb, 'missing'));
+        await panel.getByRole('button', { name: 'Save backup settings' }).click();
+        await expect(panel).toContainText('does not exist or is not a folder');
+        await panel.scrollIntoViewIfNeeded();
+        await desk.shot('backups-refused');
+
+        await panel.getByLabel('Backup folder').fill(usb);
+        await panel.getByRole('button', { name: 'Save backup settings' }).click();
+        await expect(panel).toContainText('Backup settings saved.');
+        await panel.getByRole('button', { name: 'Back up now' }).click();
+        await expect(panel).toContainText('Backup written and verified.', { timeout: 20_000 });
+        const made = listBackups(usb);
+        expect(made).toHaveLength(1);
+        await expect(panel.getByTestId('backups-last')).toContainText(`Last verified backup:`);
+        await expect(panel.getByTestId('backups-last')).toContainText(made[0]);
+        await panel.scrollIntoViewIfNeeded();
+        await desk.shot('backups-verified');
+      } finally {
+        fs.rmSync(usb, { recursive: true, force: true });
+      }
+    });
+  });
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { quitWarning } from '@src/shared/bridge/only-here';
+import { closeAfterEach, createVisit, freePort, startSyncHost, startUpstream, waitFor, waitForDrained, type SyncHostFixture } from '@test/support/sync/sync-harness';
+import type { Sandbox } from '@src/main/sandbox/start-sandbox';
+
+/** What exists only here (issue 29, item 6): the Sync screen's count and since when, and the quit warning. */
+let fx: SyncHostFixture | undefined;
+let upstream: Sandbox | undefined;
+closeAfterEach(
+  () => fx,
+  () => upstream,
+);
+
+describe('records that exist only on this desk', () => {
+  it('counts the records the service has not taken and the oldest one’s time; offline, quitting is warned; once sent, none', async () => {
+    const port = await freePort();
+    fx = await startSyncHost(`http://127.0.0.1:${port}`);
+    expect(await fx.host.bridge['sync.onlyHere']({})).toEqual({ records: 0, since: null });
+    const first = await createVisit(fx.host, 1);
+    await createVisit(fx.host, 2);
+    const only = await fx.host.bridge['sync.onlyHere']({});
+    // Per visit: the patient, two photos, the card and the check.
+    expect(only).toEqual({ records: 10, since: first.patient.created_at });
+    const status = await waitFor('the desk to find the service unreachable', async () => {
+      const s = await fx!.status();
+      return s.online === false ? s : undefined;
+    });
+    expect(quitWarning(status, only, (iso) => iso)).toBe(
+      `10 records exist only on this computer (waiting since ${first.patient.created_at}): the service cannot be reached, so they have not been sent. They are kept and sent once Coverdesk is open and online again; if this computer is to be replaced, back it up first (Settings → Backups).`,
+    );
+    expect(quitWarning({ online: true }, only, (iso) => iso)).toBeNull();
+
+    upstream = await startUpstream(port, { delayMs: 20 });
+    await waitForDrained(fx);
+    expect(await fx.host.bridge['sync.onlyHere']({})).toEqual({ records: 0, since: null });
+    expect(quitWarning({ online: false }, { records: 0, since: null }, (iso) => iso)).toBeNull();
+  }, 60_000);
+});
