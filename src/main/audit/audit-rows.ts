@@ -45,6 +45,7 @@ function subjectResolver(db: Db): (recordId: string) => Subject {
   const sqlite = db.$client;
   const cardByPhoto = sqlite.prepare('SELECT patient_id FROM insurance_cards WHERE front_photo_object_key = ? OR back_photo_object_key = ? LIMIT 1');
   const inboxCard = sqlite.prepare('SELECT insurance_card_id FROM inbox_items WHERE id = ?');
+  const collectionPatient = sqlite.prepare('SELECT patient_id FROM collections WHERE id = ?');
 
   const patient = (patientId: string | null | undefined, kind: string): Subject => {
     const row = patientId ? findRow(db, 'patients', patientId) : undefined;
@@ -59,6 +60,11 @@ function subjectResolver(db: Db): (recordId: string) => Subject {
     if (!collection && prefix === 'inb') {
       const item = inboxCard.get(recordId) as { insurance_card_id: string | null } | undefined;
       return ofCard(item?.insurance_card_id, 'scanned card');
+    }
+    if (!collection && prefix === 'col') {
+      // A payment, mark or void at the window (issue 30): whose visit it was.
+      const entry = collectionPatient.get(recordId) as { patient_id: string | null } | undefined;
+      return patient(entry?.patient_id, 'collection');
     }
     if (!collection) {
       // An object key: a card photo (its card says whose), or a scan still in the inbox.

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { appointmentHandlers } from '../bridge/appointment-handlers';
 import { createAppointmentSettings } from '../appointments/appointment-settings';
@@ -23,6 +24,9 @@ import { createHotFolderComponent } from '../inbox/hot-folder-component';
 import { appointmentRoutes } from '../local-api/appointment-routes';
 import { combineRoutes, estimateRoutes } from '../local-api/estimate-routes';
 import { estimateHandlers } from '../bridge/estimate-handlers';
+import { collectionHandlers } from '../bridge/collection-handlers';
+import { collectionRoutes } from '../local-api/collection-routes';
+import type { CollectionDeps } from '../collections/collection-store';
 import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
 import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
@@ -79,6 +83,8 @@ export interface HostOptions {
   encryptionKey?: Buffer;
   /** Who the audit log names; absent: the operating-system user running Coverdesk. */
   actor?: string;
+  /** This workstation's name in the end-of-day report; absent: the computer's host name. */
+  deskName?: string;
   /** Where the upstream API key is kept; absent: a user-only file in the data dir. */
   secrets?: SecretStore;
   /** Sync tuning (tests: short backoffs, a seeded jitter); the defaults are the product's. */
@@ -207,6 +213,16 @@ export function createHost(options: HostOptions): Host {
   // What the patient owes today (issue 30): the fee schedule and the estimates made from it.
   const estimateDeps: EstimateDeps = { db, clock, fees: createFeeScheduleStore({ db, clock }), appointmentSettings: appointmentDeps.settings };
   const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)`, key: auditKey });
+  // What was collected at the window (issue 30): each entry audited on the channel it came through.
+  const collectionDepsFor = (channelAudit: AuditLog): CollectionDeps => ({
+    db,
+    clock,
+    ids,
+    audit: channelAudit,
+    desk: options.deskName ?? os.hostname(),
+    estimates: estimateDeps,
+    onChange: (change) => events.emit('records.changed', change),
+  });
 
   const components: HostComponent[] = [];
   const localApi = createLocalApi({
@@ -218,7 +234,7 @@ export function createHost(options: HostOptions): Host {
     ids,
     ...(options.localApi || {}),
     log: log.forComponent('local_api'),
-    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps)),
+    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps), collectionRoutes(collectionDepsFor(localApiAudit))),
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
@@ -319,6 +335,7 @@ export function createHost(options: HostOptions): Host {
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner }),
     estimateHandlers(estimateDeps),
+    collectionHandlers(collectionDepsFor(audit)),
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

@@ -18,6 +18,7 @@ const AUDITED_PREFIXES = [
   ID_PREFIX.electronic_eligibility_discovery,
   ID_PREFIX.electronic_eligibility_check,
   ID_PREFIX.inbox_item,
+  ID_PREFIX.collection,
 ];
 
 /**

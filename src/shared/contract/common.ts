@@ -16,6 +16,8 @@ export const ID_PREFIX = {
   appointment: 'apt',
   eligibility_batch: 'bat',
   batch_job: 'bjb',
+  // Desk-local (issue 30): what was collected at the window.
+  collection: 'col',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 
