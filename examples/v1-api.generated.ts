@@ -162,6 +162,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the desk collected on a day
+         * @description Every entry recorded on the desk's local day `date`, oldest first: payments, visits marked declined or waived, and voids (each with `voids_id`, the entry it undoes; the entry undone names it in `voided_by_id`). Amounts are integer cents; a void carries the amount it takes back.
+         */
+        get: operations["listCollections"];
+        put?: never;
+        /**
+         * Record a payment, or a visit where nothing was collected
+         * @description A JSON body of at most 1 MiB. `amount_cents` is a whole number of cents above zero (a declined or waived visit: 0 or left out); `method` cash, check (with `check_number`) or card (with the terminal's `card_reference`: anything that looks like a card number, 13–19 digits passing Luhn, is refused in every field). With `check_id` the estimate it gives for the visit is kept with the entry, and an amount above its most is refused (422, `over_estimate`) unless `confirm_over_estimate` is true. Every problem is named (`errors[].path`) and nothing is written. With an `Idempotency-Key`, a retry answers the first entry and records nothing more.
+         */
+        post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an entry
+         * @description Records a new `void` entry that undoes entry `id` (its amount and method, taken back); nothing is edited or deleted. A void cannot be voided (422, `void_of_void`: record the payment again instead), and an entry is voided once (422, `already_voided`). Honours `Idempotency-Key`.
+         */
+        post: operations["voidCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/patients": {
         parameters: {
             query?: never;
@@ -629,6 +673,37 @@ export interface components {
             /** @enum {string} */
             service_type: "abortion" | "acupuncture" | "adjunctive_dental_services" | "aids" | "air_transportation" | "alcoholism" | "allergy" | "allergy_testing" | "alternate_method_dialysis" | "ambulatory_service_center_facility" | "anesthesia" | "anesthesiologist" | "audiology_exam" | "benefit_disclaimer" | "blood_charges" | "brand_name_prescription_drug" | "brand_name_prescription_drug_formulary" | "brand_name_prescription_drug_non_formulary" | "burn_care" | "cabulance" | "cancer" | "cardiac" | "cardiac_rehabilitation" | "case_management" | "chemotherapy" | "chiropractic" | "chiropractic_office_visits" | "chronic_renal_disease_crd_equipment" | "cognitive_therapy" | "consultation" | "coronary_care" | "day_care_psychiatric" | "dental_accident" | "dental_care" | "dental_crowns" | "dermatology" | "diabetic_supplies" | "diagnostic_dental" | "diagnostic_lab" | "diagnostic_medical" | "diagnostic_x_ray" | "dialysis" | "donor_procedures" | "drug_addiction" | "durable_medical_equipment" | "durable_medical_equipment_purchase" | "durable_medical_equipment_rental" | "emergency_services" | "endocrine" | "endodontics" | "escrow_or_impound_service" | "experimental_drug_therapy" | "eye" | "eyewear_and_eyewear_accessories" | "family_planning" | "flu_vaccination" | "frames" | "free_standing_prescription_drug" | "gastrointestinal" | "general_benefits" | "generic_prescription_drug" | "generic_prescription_drug_formulary" | "generic_prescription_drug_non_formulary" | "gynecological" | "health_benefit_plan_coverage" | "home_health_care" | "home_health_prescriptions" | "home_health_visits" | "hospice" | "hospital" | "hospital_ambulatory_surgical" | "hospital_emergency_accident" | "hospital_emergency_medical" | "hospital_inpatient" | "hospital_outpatient" | "hospital_room_and_board" | "immunizations" | "in_vitro_fertilization" | "independent_medical_evaluation" | "infertility" | "inhalation_therapy" | "intensive_care" | "invasive_procedures" | "lenses" | "licensed_ambulance" | "long_term_care" | "lymphatic" | "mail_order_prescription_drug" | "mail_order_prescription_drug_brand_name" | "mail_order_prescription_drug_generic" | "major_medical" | "mammogram_high_risk_patient" | "mammogram_low_risk_patient" | "massage_therapy" | "maternity" | "maxillofacial_prosthetics" | "medical_care" | "medically_related_transportation" | "mental_health" | "mental_health_facility_inpatient" | "mental_health_facility_outpatient" | "mental_health_provider_inpatient" | "mental_health_provider_outpatient" | "mri_cat_scan" | "neonatal_intensive_care" | "neurology" | "newborn_care" | "non_escrow_or_non_impound_service" | "nonmedically_necessary_physical" | "nursery" | "obstetrical" | "obstetrical_gynecological" | "occupational_therapy" | "oncology" | "oral_surgery" | "orthodontics" | "orthopedic" | "other_medical" | "otological_exam" | "partial_hospitalization_psychiatric" | "pathology" | "pediatric" | "periodontics" | "pharmacy" | "physical_medicine" | "physical_therapy" | "physician_visit_office_sick" | "physician_visit_office_well" | "plan_waiting_period" | "pneumonia_vaccine" | "podiatry" | "podiatry_nursing_home_visits" | "podiatry_office_visits" | "pre_admission_testing" | "private_duty_nursing" | "private_duty_nursing_home" | "private_duty_nursing_inpatient" | "professional_physician" | "professional_physician_visit_home" | "professional_physician_visit_inpatient" | "professional_physician_visit_nursing_home" | "professional_physician_visit_office" | "professional_physician_visit_outpatient" | "professional_physician_visit_skilled_nursing_facility" | "prosthetic_device" | "prosthodontics" | "psychiatric" | "psychiatric_inpatient" | "psychiatric_outpatient" | "psychiatric_room_and_board" | "psychotherapy" | "pulmonary" | "pulmonary_rehabilitation" | "radiation_therapy" | "rehabilitation" | "rehabilitation_inpatient" | "rehabilitation_outpatient" | "rehabilitation_room_and_board" | "renal" | "renal_supplies_in_the_home" | "residential_psychiatric_treatment" | "respite_care" | "restorative" | "routine_exam" | "routine_physical" | "routine_preventive_dental" | "screening_laboratory" | "screening_x_ray" | "second_surgical_opinion" | "skilled_nursing_care" | "skilled_nursing_care_room_and_board" | "skin" | "smoking_cessation" | "social_work" | "speech_therapy" | "substance_abuse" | "substance_abuse_facility_inpatient" | "substance_abuse_facility_outpatient" | "surgical" | "surgical_assistance" | "surgical_benefits_facility" | "surgical_benefits_professional_physician" | "third_surgical_opinion" | "transitional_care" | "transitional_nursery_care" | "transplants" | "urgent_care" | "used_durable_medical_equipment" | "vision_optometry" | "well_baby_care";
         };
+        Collection: {
+            id: string;
+            /** @enum {string} */
+            kind: "payment" | "declined" | "waived" | "void";
+            amount_cents: number;
+            method: ("cash" | "check" | "card") | null;
+            check_number: string | null;
+            card_reference: string | null;
+            taken_by: string;
+            desk: string;
+            /** @enum {string} */
+            source: "system" | "dashboard" | "api";
+            appointment_id: string | null;
+            patient_id: string | null;
+            visit_date: string;
+            date: string;
+            estimate: {
+                check_id: string;
+                visit_type: string | null;
+                min_cents: number;
+                max_cents: number | null;
+                headline: string;
+            } | null;
+            voids_id: string | null;
+            voided_by_id: string | null;
+            reason: string | null;
+            created_at: string;
+        };
+        CollectionDay: {
+            data: components["schemas"]["Collection"][];
+        };
         Patient: {
             id: string;
             first_name: string;
@@ -866,6 +941,30 @@ export interface components {
             visit_type?: string & (unknown & unknown);
             location?: string & (unknown & unknown);
             external_id?: string & (unknown & unknown);
+        };
+        CollectionCreate: {
+            /**
+             * @default payment
+             * @enum {string}
+             */
+            kind: "payment" | "declined" | "waived";
+            amount_cents?: number;
+            /** @enum {string} */
+            method?: "cash" | "check" | "card";
+            check_number?: string & (unknown & unknown);
+            card_reference?: string & (unknown & unknown);
+            taken_by: string & (unknown & unknown);
+            appointment_id?: string;
+            patient_id?: string;
+            visit_date?: string;
+            check_id?: string;
+            visit_type?: string & (unknown & unknown);
+            reason?: string & (unknown & unknown);
+            confirm_over_estimate?: boolean;
+        };
+        CollectionVoid: {
+            taken_by: string & (unknown & unknown);
+            reason?: string & (unknown & unknown);
         };
         PatientCreate: {
             first_name: string & (unknown & unknown);
@@ -1485,6 +1584,125 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCollections: {
+        parameters: {
+            query: {
+                /** @description The desk's local date the entries were recorded on. */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's entries. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionDay"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a create safe to retry: per caller and route, the first success is kept and answered again for the same body; another body is a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionCreate"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
+        };
+    };
+    voidCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a create safe to retry: per caller and route, the first success is kept and answered again for the same body; another body is a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record id. */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionVoid"];
+            };
+        };
+        responses: {
+            /** @description The void entry. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     listPatients: {

@@ -1,5 +1,6 @@
 import type { FieldError } from './contract';
 import type { Collection, CollectionCreateParsed, EndOfDay, MethodTotals, PaymentMethod } from './bridge/collection-contract';
+import { csvCell } from './csv';
 import { formatCents } from './money';
 
 /**
@@ -121,7 +122,6 @@ export function totalsOf(entries: Pick<Collection, 'kind' | 'amount_cents' | 'me
   return { collected_cents: collected, by_method };
 }
 
-const quote = (cell: string) => (/[",\n\r]/.test(cell) || /^[=+\-@]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
 /** Dollars with two decimals and no thousands separator, so a spreadsheet reads a number. */
 const dollars = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 
@@ -181,5 +181,5 @@ export function endOfDayCsv(report: EndOfDay): string {
       e.reason ?? '',
     ]),
   ];
-  return `${lines.map((line) => line.map(quote).join(',')).join('\r\n')}\r\n`;
+  return `${lines.map((line) => line.map(csvCell).join(',')).join('\r\n')}\r\n`;
 }

@@ -4,6 +4,7 @@ import type { Db } from '../db/open-database';
 import { findRow } from '../records/record-store';
 import type { Clock } from '../support/clock';
 import { entryKind } from '../sync/sync-messages';
+import { csvCell } from '../../shared/csv';
 
 /** Entries of one person, one action and one patient this close together are one row. */
 export const AUDIT_FOLD_WINDOW_MS = 5 * 60_000;
@@ -193,12 +194,7 @@ export function searchAuditRows(deps: { db: Db }, input: AuditFilter & { limit: 
 const ACTION_WORDS: Record<AuditAction, string> = { view: 'Viewed', create: 'Created', print: 'Printed', export: 'Exported', receive: 'Received from the practice', correct: 'Corrected' };
 export const auditActionWords = (action: AuditAction) => ACTION_WORDS[action];
 
-/** A CSV cell: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */
-function cell(value: string | number): string {
-  const text = String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
+const cell = csvCell;
 
 export function exportAuditRows(deps: { db: Db; clock: Clock }, filter: AuditFilter): AuditExport {
   const { rows } = readRows(deps.db, { ...filter, limit: EXPORT_MAX_ROWS });

@@ -7,7 +7,8 @@ import { tokenPath } from '@src/main/local-api/token-file';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
 import { answeredCheck } from '@test/support/collections/answered-check';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
-import { httpRequest } from '@test/support/http-request';
+import { httpRequest, type HttpAnswer } from '@test/support/http-request';
+import { expectAnswerMatchesDocument } from '@test/support/openapi-validator';
 import { manualClock } from '@test/support/manual-clock';
 
 /**
@@ -27,10 +28,16 @@ function start(): HostFixture {
 function api(fx: HostFixture) {
   const target = { socketPath: socketPath(fx.dataDir) };
   const auth = `Bearer ${fs.readFileSync(tokenPath(fx.dataDir), 'utf8').trim()}`;
+  // Every answer is also checked against the OpenAPI document it is declared in.
+  const checked = async (method: string, path: string, answer: Promise<HttpAnswer>) => {
+    const got = await answer;
+    expectAnswerMatchesDocument(method, path, got);
+    return got;
+  };
   return {
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      httpRequest(target, { method: 'POST', path, headers: { 'content-type': 'application/json', authorization: auth, ...headers }, body: JSON.stringify(body) }),
-    get: (path: string) => httpRequest(target, { path, headers: { authorization: auth } }),
+      checked('POST', path, httpRequest(target, { method: 'POST', path, headers: { 'content-type': 'application/json', authorization: auth, ...headers }, body: JSON.stringify(body) })),
+    get: (path: string) => checked('GET', path, httpRequest(target, { path, headers: { authorization: auth } })),
   };
 }
 
