@@ -97,7 +97,9 @@ export function collectionProblems(input: CollectionCreateParsed, context: Colle
     const text = input[field];
     if (text && looksLikeCardNumber(text)) errors.push(cardNumberRefused(field));
   }
-  if (!input.appointment_id && !input.patient_id) bad('appointment_id', 'visit_required', 'Name the visit: appointment_id, or patient_id (with visit_date, else today).');
+  if (!input.appointment_id && !input.patient_id && !input.check_id) {
+    bad('appointment_id', 'visit_required', "Name the visit: appointment_id, or patient_id (with visit_date, else today), or the check_id of the patient's check.");
+  }
   return errors;
 }
 

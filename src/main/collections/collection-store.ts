@@ -102,11 +102,12 @@ export function recordCollection(deps: CollectionDeps, input: unknown, source: S
   if (appointment && parsed.visit_date && parsed.visit_date !== appointment.date) {
     errors.push({ path: 'visit_date', code: 'not_the_appointment_date', message: `visit_date is not the date of appointment ${appointment.id} (${appointment.date}): leave it out.` });
   }
-  const patientId = parsed.patient_id ?? appointment?.patient_id ?? null;
+  const check = parsed.check_id ? findRow(deps.db, 'electronic_eligibility_checks', parsed.check_id) : undefined;
+  const card = check ? findRow(deps.db, 'insurance_cards', check.insurance_card_id) : undefined;
+  // Named by its check alone (the Eligibility summary's "Collect today"), the visit is the check's patient's, today.
+  const patientId = parsed.patient_id ?? appointment?.patient_id ?? card?.patient_id ?? null;
   let estimate: CollectionEstimate | null = null;
   if (parsed.check_id) {
-    const check = findRow(deps.db, 'electronic_eligibility_checks', parsed.check_id);
-    const card = check ? findRow(deps.db, 'insurance_cards', check.insurance_card_id) : undefined;
     if (!check) errors.push({ path: 'check_id', code: 'not_found', message: `No check with id ${parsed.check_id} exists.` });
     else if (patientId && card && card.patient_id !== patientId) errors.push({ path: 'check_id', code: 'not_the_patient_check', message: `The check ${check.id} is not this patient's: name a check of the visit's patient.` });
     else {

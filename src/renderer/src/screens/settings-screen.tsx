@@ -17,6 +17,7 @@ import { SelectField, TextField } from '../ui/field';
 import { Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
 import { FeeSchedulePanel } from '../estimates/fee-schedule-panel';
+import { ReceiptSettingsPanel } from '../collections/receipt-settings-panel';
 import { IdleLockPanel } from '../security/session-safety-panels';
 
 const LABELS = { upstream_url: 'Service address', api_key: 'API key', default_provider_id: 'Default provider', hot_folder: 'Hot folder', default_service_type: 'Default service type' };
@@ -179,6 +180,7 @@ export function SettingsScreen() {
       )}
       <IdleLockPanel />
       <FeeSchedulePanel />
+      <ReceiptSettingsPanel />
 
       <section className="stack" aria-labelledby="settings-integrations">
         <div>

@@ -83,11 +83,16 @@ describe('collections', () => {
     // The desk typed who it was once: the app remembers it for the next payment.
     expect(await fx.host.bridge['collections.deskSettings']({})).toEqual({ taken_by: 'JD', practice_name: null, desk: 'Front desk 1' });
 
+    // From the Eligibility summary the check alone names the visit: its patient's, today.
+    const byCheck = await fx.host.bridge['collections.record']({ kind: 'payment', amount_cents: 500, method: 'cash', taken_by: 'JD', check_id: checkId });
+    expect(byCheck).toMatchObject({ patient_id: patientId, visit_date: today, estimate: { check_id: checkId, visit_type: null } });
+
     const voided = await fx.host.bridge['collections.void']({ id: paid.id, taken_by: 'MK', reason: 'rang up twice' });
     expect(voided).toMatchObject({ kind: 'void', voids_id: paid.id, amount_cents: 1000, method: 'card', taken_by: 'MK', patient_id: patientId });
     const day = await fx.host.bridge['collections.list']({ date: today });
     expect(day.data.map((e) => [e.id, e.kind, e.voided_by_id])).toEqual([
       [paid.id, 'payment', voided.id],
+      [byCheck.id, 'payment', null],
       [voided.id, 'void', null],
     ]);
 
@@ -101,6 +106,7 @@ describe('collections', () => {
     const audited = fx.host.audit.list({ limit: 50 }).data.filter((e) => e.record_id.startsWith('col_'));
     expect(audited.map((e) => [e.action, e.record_id])).toEqual([
       ['create', voided.id],
+      ['create', byCheck.id],
       ['create', paid.id],
     ]);
     // Nothing is edited or deleted: the table itself refuses.
