@@ -1,3 +1,4 @@
+import { endOfDay } from './end-of-day';
 import { extraction } from './extraction';
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
 import { localApi } from './local-api';
@@ -27,6 +28,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   practice_pull: practicePull,
   schedule,
   ui_schedule: uiSchedule,
+  end_of_day: endOfDay,
 };
 
 async function main(): Promise<void> {

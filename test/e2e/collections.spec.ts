@@ -72,17 +72,18 @@ for (const viewport of [
       await desk.shot('receipt');
       // The print: only the receipt is on the page (window.print itself is the browser's).
       await page.evaluate(() => {
-        (window as unknown as { printed: number }).printed = 0;
-        window.print = () => void (window as unknown as { printed: number }).printed++;
+        const w = globalThis as unknown as { printed: number; print(): void };
+        w.printed = 0;
+        w.print = () => void w.printed++;
       });
       await receipt.getByTestId('receipt-print').click();
-      expect(await page.evaluate(() => (window as unknown as { printed: number }).printed)).toBe(1);
+      expect(await page.evaluate(() => (globalThis as unknown as { printed: number }).printed)).toBe(1);
       await page.emulateMedia({ media: 'print' });
       await expect(page.locator('.receipt-print')).toBeVisible();
       await expect(page.locator('.receipt-print')).toContainText('Elm Street Family Practice');
       await expect(page.getByRole('navigation', { name: 'Screens' })).toBeHidden();
       await desk.shot('receipt-print');
-      await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+      await page.evaluate(() => (globalThis as unknown as { dispatchEvent(e: unknown): void }).dispatchEvent(new Event('afterprint')));
       await page.emulateMedia({ media: 'screen' });
 
       // End of day: the payment is there; void it (a new entry), then take it again in cash.

@@ -2,9 +2,31 @@ import { appointmentsOn, type AppointmentRow } from '../appointments/appointment
 import { findRow } from '../records/record-store';
 import { EndOfDay, type Collection, type CollectionEstimate, type EndOfDayGroup, type EndOfDayVisit } from '../../shared/bridge/collection-contract';
 import { netCents, totalsOf } from '../../shared/collections';
+import type { EstimateDeps } from '../estimates/estimate-for-check';
+import type { FeeScheduleRow } from '../../shared/bridge/estimate-contract';
 import { collectionsOn, estimateOf, readDeskSettings, type CollectionDeps } from './collection-store';
 
 type ReportDeps = Pick<CollectionDeps, 'db' | 'desk' | 'estimates'>;
+
+/** One report reads the fee schedule and the visit types once, and each (visit type, payer) amount once, not once per visit. */
+function readOnce(estimates: EstimateDeps): EstimateDeps {
+  const schedule = estimates.fees.read();
+  const settings = estimates.appointmentSettings.read();
+  const allowed = new Map<string, FeeScheduleRow | null>();
+  return {
+    ...estimates,
+    appointmentSettings: { read: () => settings },
+    fees: {
+      ...estimates.fees,
+      read: () => schedule,
+      allowedFor: (service, entity) => {
+        const key = `${service}\u0000${entity ?? ''}`;
+        if (!allowed.has(key)) allowed.set(key, estimates.fees.allowedFor(service, entity));
+        return allowed.get(key)!;
+      },
+    },
+  };
+}
 
 interface Visit {
   key: string;
@@ -36,6 +58,7 @@ function latestChecks(deps: ReportDeps, patientIds: string[]): Map<string, strin
  * was taken, else the one its patient's latest successful check gives for its visit type.
  */
 export function endOfDay(deps: ReportDeps, date: string): EndOfDay {
+  const estimates = readOnce(deps.estimates);
   const entries = collectionsOn(deps.db, date);
   const visits = new Map<string, Visit>();
   for (const appointment of appointmentsOn(deps.db, date)) {
@@ -59,7 +82,7 @@ export function endOfDay(deps: ReportDeps, date: string): EndOfDay {
   for (const visit of visits.values()) {
     const shown = [...visit.entries].reverse().find((e) => e.estimate)?.estimate ?? null;
     const checkId = visit.patient_id ? checks.get(visit.patient_id) : undefined;
-    const estimate = shown ?? (checkId ? estimateOf(deps.estimates, checkId, visit.appointment?.visit_type ?? null) : null);
+    const estimate = shown ?? (checkId ? estimateOf(estimates, checkId, visit.appointment?.visit_type ?? null) : null);
     estimateByVisit.set(visit.key, estimate);
     const collected = visit.entries.reduce((sum, e) => sum + netCents(e), 0);
     const mark = [...visit.entries].reverse().find((e) => (e.kind === 'declined' || e.kind === 'waived') && e.voided_by_id === null);
