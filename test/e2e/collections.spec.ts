@@ -3,6 +3,7 @@ import { summarizeBenefits } from '@src/shared/benefit-summary';
 import { formatCents } from '@src/shared/money';
 import { estimateVisit } from '@src/shared/estimate';
 import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
+import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
@@ -61,6 +62,7 @@ for (const viewport of [
       await form.getByTestId('payment-reference').fill('TRM-55012');
       await form.scrollIntoViewIfNeeded();
       await desk.shot('record-payment');
+      expect(await seriousViolations(page)).toEqual([]);
       await form.getByTestId('payment-save').click();
 
       const receipt = tile.getByTestId('receipt-view');
@@ -111,6 +113,7 @@ for (const viewport of [
       await expect(eod.getByTestId('eod-by-person')).toContainText('JD');
       await eod.getByRole('button', { name: 'Close receipt' }).click();
       await desk.shot('end-of-day');
+      expect(await seriousViolations(page)).toEqual([]);
 
       const download = page.waitForEvent('download');
       await eod.getByTestId('eod-csv').click();
