@@ -29,6 +29,8 @@ for (const viewport of [
       await receipts.getByTestId('receipt-practice-name').fill('Elm Street Family Practice');
       await receipts.getByTestId('receipt-settings-save').click();
       await expect(receipts).toContainText('Saved.');
+      await receipts.scrollIntoViewIfNeeded();
+      await desk.shot('settings-receipts');
 
       await openScreen(page, 'Intake');
       await fillNewPatient(page, { first: 'Maria', last: 'Garcia', dob: '03/14/1978' });
@@ -115,6 +117,11 @@ for (const viewport of [
       await desk.shot('end-of-day');
       expect(await seriousViolations(page)).toEqual([]);
 
+      // Today's header leads to the same place.
+      await openScreen(page, 'Today');
+      await desk.shot('today-record-payment');
+      await page.getByTestId('today-record-payment').click();
+      await expect(page.getByTestId('end-of-day')).toBeVisible();
       const download = page.waitForEvent('download');
       await eod.getByTestId('eod-csv').click();
       const file = await download;
