@@ -1,4 +1,5 @@
 import { estimate } from './estimate';
+import { endOfDay } from './end-of-day';
 import { extraction } from './extraction';
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
 import { localApi } from './local-api';
@@ -29,6 +30,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   schedule,
   ui_schedule: uiSchedule,
   estimate,
+  end_of_day: endOfDay,
 };
 
 async function main(): Promise<void> {

@@ -182,6 +182,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/collections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the desk collected on a day
+         * @description Every entry recorded on the desk's local day `date`, oldest first: payments, visits marked declined or waived, and voids (each with `voids_id`, the entry it undoes; the entry undone names it in `voided_by_id`). Amounts are integer cents; a void carries the amount it takes back.
+         */
+        get: operations["listCollections"];
+        put?: never;
+        /**
+         * Record a payment, or a visit where nothing was collected
+         * @description A JSON body of at most 1 MiB. `amount_cents` is a whole number of cents above zero (a declined or waived visit: 0 or left out); `method` cash, check (with `check_number`) or card (with the terminal's `card_reference`: anything that looks like a card number, 13–19 digits passing Luhn, is refused in every field). With `check_id` the estimate it gives for the visit is kept with the entry, and an amount above its most is refused (422, `over_estimate`) unless `confirm_over_estimate` is true. Every problem is named (`errors[].path`) and nothing is written. With an `Idempotency-Key`, a retry answers the first entry and records nothing more.
+         */
+        post: operations["createCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/collections/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an entry
+         * @description Records a new `void` entry that undoes entry `id` (its amount and method, taken back); nothing is edited or deleted. A void cannot be voided (422, `void_of_void`: record the payment again instead), and an entry is voided once (422, `already_voided`). Honours `Idempotency-Key`.
+         */
+        post: operations["voidCollection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/patients": {
         parameters: {
             query?: never;
@@ -694,6 +738,37 @@ export interface components {
                 disclaimers: string[];
             } | null;
         };
+        Collection: {
+            id: string;
+            /** @enum {string} */
+            kind: "payment" | "declined" | "waived" | "void";
+            amount_cents: number;
+            method: ("cash" | "check" | "card") | null;
+            check_number: string | null;
+            card_reference: string | null;
+            taken_by: string;
+            desk: string;
+            /** @enum {string} */
+            source: "system" | "dashboard" | "api";
+            appointment_id: string | null;
+            patient_id: string | null;
+            visit_date: string;
+            date: string;
+            estimate: {
+                check_id: string;
+                visit_type: string | null;
+                min_cents: number;
+                max_cents: number | null;
+                headline: string;
+            } | null;
+            voids_id: string | null;
+            voided_by_id: string | null;
+            reason: string | null;
+            created_at: string;
+        };
+        CollectionDay: {
+            data: components["schemas"]["Collection"][];
+        };
         Patient: {
             id: string;
             first_name: string;
@@ -931,6 +1006,30 @@ export interface components {
             visit_type?: string & (unknown & unknown);
             location?: string & (unknown & unknown);
             external_id?: string & (unknown & unknown);
+        };
+        CollectionCreate: {
+            /**
+             * @default payment
+             * @enum {string}
+             */
+            kind: "payment" | "declined" | "waived";
+            amount_cents?: number;
+            /** @enum {string} */
+            method?: "cash" | "check" | "card";
+            check_number?: string & (unknown & unknown);
+            card_reference?: string & (unknown & unknown);
+            taken_by: string & (unknown & unknown);
+            appointment_id?: string;
+            patient_id?: string;
+            visit_date?: string;
+            check_id?: string;
+            visit_type?: string & (unknown & unknown);
+            reason?: string & (unknown & unknown);
+            confirm_over_estimate?: boolean;
+        };
+        CollectionVoid: {
+            taken_by: string & (unknown & unknown);
+            reason?: string & (unknown & unknown);
         };
         PatientCreate: {
             first_name: string & (unknown & unknown);
@@ -1581,6 +1680,125 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCollections: {
+        parameters: {
+            query: {
+                /** @description The desk's local date the entries were recorded on. */
+                date: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The day's entries. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CollectionDay"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a create safe to retry: per caller and route, the first success is kept and answered again for the same body; another body is a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionCreate"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
+        };
+    };
+    voidCollection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a create safe to retry: per caller and route, the first success is kept and answered again for the same body; another body is a 409. */
+                "Idempotency-Key"?: components["parameters"]["Idempotency-Key"];
+            };
+            path: {
+                /** @description The record id. */
+                id: components["parameters"]["id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CollectionVoid"];
+            };
+        };
+        responses: {
+            /** @description The void entry. */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Collection"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     listPatients: {

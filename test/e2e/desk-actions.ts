@@ -10,7 +10,7 @@ export interface NewPatient {
   dob: string;
 }
 
-export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings' | 'Audit log' | 'Schedule'): Promise<void> {
+export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings' | 'Audit log' | 'Schedule' | 'End of day'): Promise<void> {
   await page.getByRole('navigation', { name: 'Screens' }).getByRole('button', { name: new RegExp(`^${name}`) }).click();
 }
 

@@ -4,6 +4,7 @@ import type { Db } from '../db/open-database';
 import { findRow } from '../records/record-store';
 import type { Clock } from '../support/clock';
 import { entryKind } from '../sync/sync-messages';
+import { csvCell } from '../../shared/csv';
 
 /** Entries of one person, one action and one patient this close together are one row. */
 export const AUDIT_FOLD_WINDOW_MS = 5 * 60_000;
@@ -45,6 +46,7 @@ function subjectResolver(db: Db): (recordId: string) => Subject {
   const sqlite = db.$client;
   const cardByPhoto = sqlite.prepare('SELECT patient_id FROM insurance_cards WHERE front_photo_object_key = ? OR back_photo_object_key = ? LIMIT 1');
   const inboxCard = sqlite.prepare('SELECT insurance_card_id FROM inbox_items WHERE id = ?');
+  const collectionPatient = sqlite.prepare('SELECT patient_id FROM collections WHERE id = ?');
 
   const patient = (patientId: string | null | undefined, kind: string): Subject => {
     const row = patientId ? findRow(db, 'patients', patientId) : undefined;
@@ -63,6 +65,11 @@ function subjectResolver(db: Db): (recordId: string) => Subject {
     if (!collection && prefix === ID_PREFIX.integration) return { patientId: null, patientName: null, kind: 'local API integration' };
     if (recordId.startsWith('setting:')) return { patientId: null, patientName: null, kind: `setting ${recordId.slice('setting:'.length).replace(/_/g, ' ')}` };
     if (recordId.startsWith('desk:')) return { patientId: null, patientName: null, kind: 'this desk' };
+    if (!collection && prefix === 'col') {
+      // A payment, mark or void at the window (issue 30): whose visit it was.
+      const entry = collectionPatient.get(recordId) as { patient_id: string | null } | undefined;
+      return patient(entry?.patient_id, 'collection');
+    }
     if (!collection) {
       // An object key: a card photo (its card says whose), or a scan still in the inbox.
       const card = cardByPhoto.get(recordId, recordId) as { patient_id: string } | undefined;
@@ -189,12 +196,7 @@ export function searchAuditRows(deps: { db: Db }, input: AuditFilter & { limit: 
 
 export const auditActionWords = (action: AuditAction) => AUDIT_ACTION_WORDS[action];
 
-/** A CSV cell: quoted, and a leading = + - @ defused so a spreadsheet never runs it as a formula. */
-function cell(value: string | number): string {
-  const text = String(value);
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
+const cell = csvCell;
 
 export function exportAuditRows(deps: { db: Db; clock: Clock }, filter: AuditFilter): AuditExport {
   const { rows } = readRows(deps.db, { ...filter, limit: EXPORT_MAX_ROWS });

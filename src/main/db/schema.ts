@@ -469,3 +469,32 @@ export const good_faith_estimates = sqliteTable(
     document: text('document', { mode: 'json' }).$type<unknown>(),
   },
 );
+
+/**
+ * What the desk collected at the window (issue 30): desk records, never sent upstream.
+ * Append-only (the migration's triggers refuse UPDATE and DELETE): a void is a new row whose
+ * `voids_id` names the row it undoes, and the unique index lets a row be undone once.
+ */
+export const collections = sqliteTable(
+  'collections',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').$type<'payment' | 'declined' | 'waived' | 'void'>().notNull(),
+    amount_cents: integer('amount_cents').notNull(),
+    method: text('method').$type<'cash' | 'check' | 'card'>(),
+    check_number: text('check_number'),
+    card_reference: text('card_reference'),
+    taken_by: text('taken_by').notNull(),
+    desk: text('desk').notNull(),
+    source: text('source').$type<Source>().notNull(),
+    appointment_id: text('appointment_id').references(() => appointments.id),
+    patient_id: text('patient_id').references(() => patients.id),
+    visit_date: text('visit_date').notNull(),
+    date: text('date').notNull(),
+    estimate: text('estimate', { mode: 'json' }).$type<{ check_id: string; visit_type: string | null; min_cents: number; max_cents: number | null; headline: string }>(),
+    voids_id: text('voids_id').unique(),
+    reason: text('reason'),
+    created_at: text('created_at').notNull(),
+  },
+  (t) => [index('collections_date').on(t.date), index('collections_visit').on(t.visit_date)],
+);

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { appointmentHandlers } from '../bridge/appointment-handlers';
 import { createAppointmentSettings } from '../appointments/appointment-settings';
@@ -25,6 +26,9 @@ import { combineRoutes, estimateRoutes } from '../local-api/estimate-routes';
 import { estimateHandlers } from '../bridge/estimate-handlers';
 import { gfeHandlers } from '../bridge/gfe-handlers';
 import { gfeRoutes } from '../local-api/gfe-routes';
+import { collectionHandlers } from '../bridge/collection-handlers';
+import { collectionRoutes } from '../local-api/collection-routes';
+import type { CollectionDeps } from '../collections/collection-store';
 import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import { digitalCardHandlers } from '../bridge/digital-card-handlers';
 import { createIssuerDirectory } from '../digital-card/issuer-directory';
@@ -91,6 +95,8 @@ export interface HostOptions {
   encryptionKey?: Buffer;
   /** Who the audit log names; absent: the operating-system user running Coverdesk. */
   actor?: string;
+  /** This workstation's name in the end-of-day report; absent: the computer's host name. */
+  deskName?: string;
   /** Where the upstream API key is kept; absent: a user-only file in the data dir. */
   secrets?: SecretStore;
   /** Sync tuning (tests: short backoffs, a seeded jitter); the defaults are the product's. */
@@ -237,6 +243,16 @@ export function createHost(options: HostOptions): Host {
   };
   const localApiAudit = createAuditLog({ db, clock, actor: `${actor} (local API)`, key: auditKey });
   const integrations = createIntegrationTokens({ db, clock, ids, audit });
+  // What was collected at the window (issue 30): each entry audited on the channel it came through.
+  const collectionDepsFor = (channelAudit: AuditLog): CollectionDeps => ({
+    db,
+    clock,
+    ids,
+    audit: channelAudit,
+    desk: options.deskName ?? os.hostname(),
+    estimates: estimateDeps,
+    onChange: (change) => events.emit('records.changed', change),
+  });
 
   const components: HostComponent[] = [];
   const localApi = createLocalApi({
@@ -250,7 +266,7 @@ export function createHost(options: HostOptions): Host {
     log: log.forComponent('local_api'),
     integrations,
     actorFor: (name) => `${actor} (local API: ${name})`,
-    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps), gfeRoutes({ db, audit: localApiAudit })),
+    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps), gfeRoutes({ db, audit: localApiAudit }), collectionRoutes(collectionDepsFor(localApiAudit))),
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
@@ -379,6 +395,7 @@ export function createHost(options: HostOptions): Host {
           missing_records: damaged.missingRecords ?? [],
         },
     },
+    collectionHandlers(collectionDepsFor(audit)),
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.

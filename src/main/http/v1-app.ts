@@ -48,7 +48,12 @@ export interface V1AppOptions {
 }
 
 export type AppEnv = { Variables: { requestId: string; caller?: string } };
-export type V1Routes = (app: Hono<AppEnv>) => void;
+/** What extra routes may use of the app's own machinery: `Idempotency-Key` replay for their creates. */
+export interface RouteTools {
+  /** Answers 201 with what `run` made, at most once per key and JSON body; `commit` stores the answer in the create's own transaction. */
+  idempotent(c: Context<AppEnv>, body: unknown, run: (commit?: (resource: unknown) => void) => Promise<unknown>): Promise<Response>;
+}
+export type V1Routes = (app: Hono<AppEnv>, tools: RouteTools) => void;
 
 /**
  * The /v1 contract over HTTP (docs/decisions.md, contract decisions), for any V1Service:
@@ -189,7 +194,7 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
     });
   }
 
-  options.routes?.(app);
+  options.routes?.(app, { idempotent: (c, body, run) => idempotent(c, () => sha256(canonicalJson(body)), run) });
 
   // A known path with the wrong method is 405 with what is allowed; anything else 404.
   app.all('/v1/*', (c) => {

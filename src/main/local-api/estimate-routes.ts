@@ -7,8 +7,8 @@ import { accepts, CSV_TYPES, limit } from './appointment-routes';
 
 /** Several groups of desk-local routes on one app. */
 export function combineRoutes(...groups: V1Routes[]): V1Routes {
-  return (app) => {
-    for (const group of groups) group(app);
+  return (app, tools) => {
+    for (const group of groups) group(app, tools);
   };
 }
 

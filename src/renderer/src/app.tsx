@@ -11,6 +11,7 @@ import { SyncScreen } from './screens/sync-screen';
 import { SettingsScreen } from './screens/settings-screen';
 import { AuditScreen } from './screens/audit-screen';
 import { ScheduleScreen } from './screens/schedule-screen';
+import { EndOfDayScreen } from './screens/end-of-day-screen';
 import { CheckNotices } from './state/check-notices';
 import { IntakeDraftProvider } from './intake/intake-draft';
 import { useBridgeQuery } from './bridge/use-bridge-query';
@@ -102,6 +103,8 @@ function CurrentScreen({ route }: { route: Route }) {
       return <AuditScreen />;
     case 'schedule':
       return <ScheduleScreen />;
+    case 'end_of_day':
+      return <EndOfDayScreen />;
   }
 }
 

@@ -84,6 +84,16 @@ import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFait
 import { BackupSettingsUpdate, BackupStatus } from './backup-contract';
 import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { IssuerDirectoryView, IssuersImported, IssuersRefreshed } from './digital-card-contract';
+import {
+  Collection,
+  CollectionCreate,
+  CollectionDay,
+  CollectionDeskSettings,
+  CollectionDeskUpdate,
+  CollectionListInput,
+  CollectionVoidInput,
+  EndOfDay,
+} from './collection-contract';
 import { DuplicateCandidates, FindDuplicatesInput, PossibleDuplicate, PracticeViewDetail, ResolveDuplicateInput } from './practice-view';
 
 const ById = z.strictObject({ id: Id });
@@ -233,6 +243,15 @@ export const BRIDGE_METHODS = {
   'backups.status': { input: z.strictObject({}), output: BackupStatus },
   'backups.update': { input: BackupSettingsUpdate, output: BackupStatus },
   'backups.run': { input: z.strictObject({}), output: BackupStatus },
+  // What was collected at the window and the day's report (collection-contract.ts): desk
+  // records, append-only; a void is a new entry pointing at the one it undoes.
+  'collections.record': { input: CollectionCreate, output: Collection },
+  'collections.void': { input: CollectionVoidInput, output: Collection },
+  'collections.list': { input: CollectionListInput, output: CollectionDay },
+  'collections.endOfDay': { input: CollectionListInput, output: EndOfDay },
+  /** Who takes payments at this desk (typed once, remembered) and the practice's name on receipts. */
+  'collections.deskSettings': { input: z.strictObject({}), output: CollectionDeskSettings },
+  'collections.updateDeskSettings': { input: CollectionDeskUpdate, output: CollectionDeskSettings },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 export type BridgeMethod = keyof typeof BRIDGE_METHODS;

@@ -35,6 +35,7 @@ const AUDITED_PREFIXES = [
   ID_PREFIX.inbox_item,
   ID_PREFIX.integration,
   ID_PREFIX.good_faith_estimate,
+  ID_PREFIX.collection,
 ];
 
 /**

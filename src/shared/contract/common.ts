@@ -19,6 +19,8 @@ export const ID_PREFIX = {
   // A named local API integration (issue 28): its token is shown once, kept only as a hash.
   integration: 'itk',
   good_faith_estimate: 'gfe',
+  // Desk-local (issue 30): what was collected at the window.
+  collection: 'col',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 

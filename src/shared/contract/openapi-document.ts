@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Appointment, AppointmentCreate, AppointmentWritten, ImportResult, LocalDate } from '../bridge/appointment-contract';
 import { Estimate, EstimateQuery, FeeScheduleImported } from '../bridge/estimate-contract';
 import { GoodFaithEstimate } from '../bridge/gfe-contract';
+import { Collection as CollectionEntry, CollectionCreate, CollectionDay, CollectionVoid } from '../bridge/collection-contract';
 import { Change, CHANGES_PATH, ChangesPage, ChangesParams } from './changes';
 import { Id, SyncInfo } from './common';
 import { createReferences } from './create-references';
@@ -266,6 +267,47 @@ function buildPaths(): OpenApiDocument['paths'] {
       responses: responses({ '200': success('The GFE.', jsonContent('GoodFaithEstimate')) }, [404]),
     },
   };
+  paths['/v1/collections'] = {
+    get: {
+      operationId: 'listCollections',
+      tags: ['collections'],
+      summary: 'What the desk collected on a day',
+      description:
+        'Every entry recorded on the desk\'s local day `date`, oldest first: payments, visits marked declined or waived, and voids (each with `voids_id`, the entry it undoes; the entry undone names it in `voided_by_id`). Amounts are integer cents; a void carries the amount it takes back.',
+      ...LOCAL_API_ONLY,
+      parameters: [{ name: 'date', in: 'query', required: true, description: "The desk's local date the entries were recorded on.", schema: inline(LocalDate) }],
+      responses: responses({ '200': success("The day's entries.", jsonContent('CollectionDay')) }, [404, 422]),
+    },
+    post: {
+      operationId: 'createCollection',
+      tags: ['collections'],
+      summary: 'Record a payment, or a visit where nothing was collected',
+      description: `A JSON body of at most ${MAX_JSON_BYTES / 1024 / 1024} MiB. \`amount_cents\` is a whole number of cents above zero (a declined or waived visit: 0 or left out); \`method\` cash, check (with \`check_number\`) or card (with the terminal's \`card_reference\`: anything that looks like a card number, 13–19 digits passing Luhn, is refused in every field). With \`check_id\` the estimate it gives for the visit is kept with the entry, and an amount above its most is refused (422, \`over_estimate\`) unless \`confirm_over_estimate\` is true. Every problem is named (\`errors[].path\`) and nothing is written. With an \`Idempotency-Key\`, a retry answers the first entry and records nothing more.`,
+      ...LOCAL_API_ONLY,
+      parameters: [ref('parameters', 'Idempotency-Key')],
+      requestBody: { required: true, content: jsonContent('CollectionCreate') },
+      responses: responses(
+        { '201': success('Recorded.', jsonContent('Collection'), { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }) },
+        [400, 404, 409, 413, 415, 422, 507],
+      ),
+    },
+  };
+  paths['/v1/collections/{id}/void'] = {
+    post: {
+      operationId: 'voidCollection',
+      tags: ['collections'],
+      summary: 'Void an entry',
+      description:
+        'Records a new `void` entry that undoes entry `id` (its amount and method, taken back); nothing is edited or deleted. A void cannot be voided (422, `void_of_void`: record the payment again instead), and an entry is voided once (422, `already_voided`). Honours `Idempotency-Key`.',
+      ...LOCAL_API_ONLY,
+      parameters: [ref('parameters', 'id'), ref('parameters', 'Idempotency-Key')],
+      requestBody: { required: true, content: jsonContent('CollectionVoid') },
+      responses: responses(
+        { '201': success('The void entry.', jsonContent('Collection'), { 'Idempotent-Replayed': ref('headers', 'Idempotent-Replayed') }) },
+        [400, 404, 409, 413, 415, 422, 507],
+      ),
+    },
+  };
   for (const collection of COLLECTION_NAMES) {
     const { noun, create } = COLLECTIONS[collection];
     const names = collectionSchemaNames(collection);
@@ -308,7 +350,11 @@ function buildPaths(): OpenApiDocument['paths'] {
 }
 
 function buildComponents(): OpenApiDocument['components'] {
-  const inputs: [string, z.ZodType][] = [['AppointmentCreate', AppointmentCreate]];
+  const inputs: [string, z.ZodType][] = [
+    ['AppointmentCreate', AppointmentCreate],
+    ['CollectionCreate', CollectionCreate],
+    ['CollectionVoid', CollectionVoid],
+  ];
   const outputs: [string, z.ZodType][] = [
     ['Error', ErrorEnvelope],
     ['ErrorBody', ErrorBody],
@@ -324,6 +370,8 @@ function buildComponents(): OpenApiDocument['components'] {
     ['FeeScheduleImported', FeeScheduleImported],
     ['Estimate', Estimate],
     ['GoodFaithEstimate', GoodFaithEstimate],
+    ['Collection', CollectionEntry],
+    ['CollectionDay', CollectionDay],
   ];
   for (const collection of COLLECTION_NAMES) {
     const { resource, create } = COLLECTIONS[collection];
@@ -414,6 +462,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: 'changes', description: 'The changes feed (the sandbox and upstreams; not the local API).' },
       { name: 'appointments', description: "The practice's schedule, from its practice-management system (the local API only)." },
       { name: 'estimates', description: "The practice's fee schedule and what a patient owes for a visit (the local API only)." },
+      { name: 'collections', description: 'What the desk collected at the window: payments, visits marked declined or waived, and voids (the local API only).' },
       { name: 'meta', description: 'About the API itself.' },
     ],
     paths: buildPaths(),

@@ -84,6 +84,9 @@ export const EVENT_REFRESHES: readonly AnyRefresh[] = [
   { event: 'records.changed', method: 'appointments.worklist', delayMs: 1000, touches: (change) => SCHEDULE.includes(change.collection) },
   { event: 'records.changed', method: 'appointments.list', delayMs: 300, touches: (change) => change.collection === 'appointments' || change.collection === 'patients' },
   { event: 'sync.status', method: 'appointments.worklist', delayMs: 1000 },
+  // What was collected (issue 30): the day's report moves with every entry, and with the visits and checks it reads.
+  { event: 'records.changed', method: 'collections.endOfDay', delayMs: 500, touches: (change) => change.collection === 'collections' || SCHEDULE.includes(change.collection) },
+  { event: 'records.changed', method: 'collections.list', delayMs: 300, touches: (change) => change.collection === 'collections' },
   { event: 'appointments.progress', method: 'appointments.worklist', delayMs: 1000, touches: (progress, query) => (query.queryKey[2] as { date?: string }).date === progress.date },
 ];
 

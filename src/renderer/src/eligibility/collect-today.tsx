@@ -1,6 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Check } from '../../../shared/contract';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
+import type { Collection } from '../../../shared/bridge/collection-contract';
+import { RecordPayment } from '../collections/record-payment';
+import { ReceiptView } from '../collections/receipt';
+import { Button } from '../ui/button';
 
 /** Visit-type names as Settings keys them: case and spacing do not matter. */
 const key = (name: string) => name.trim().toLowerCase().replace(/[-\s]+/g, ' ');
@@ -19,7 +23,13 @@ export function CollectToday({ check }: { check: Check }) {
     return services.find((service) => visitTypes[key(service)] === check.service_type) ?? '';
   }, [services, appointmentSettings.data, check.service_type]);
   const [chosen, setChosen] = useState<string | null>(null);
-  useEffect(() => setChosen(null), [check.id]);
+  const [recording, setRecording] = useState(false);
+  const [receipt, setReceipt] = useState<Collection | null>(null);
+  useEffect(() => {
+    setChosen(null);
+    setRecording(false);
+    setReceipt(null);
+  }, [check.id]);
   const visitType = chosen ?? suggested;
   const estimate = useBridgeQuery('estimates.forCheck', fees.loading ? null : { check_id: check.id, ...(visitType ? { visit_type: visitType } : {}) }, { keepPrevious: true });
   const e = estimate.data;
@@ -61,6 +71,25 @@ export function CollectToday({ check }: { check: Check }) {
               Stale: this check is older than {e.freshness_days} days. Check again before collecting.
             </p>
           )}
+           {!recording && !receipt && (
+            <div className="row no-print">
+              <Button size="small" variant="primary" onClick={() => setRecording(true)} data-testid="record-payment-open">
+                Record payment
+              </Button>
+            </div>
+          )}
+          {recording && (
+            <RecordPayment
+              visit={{ check_id: check.id, ...(visitType ? { visit_type: visitType } : {}) }}
+              estimateMax={e.max_cents}
+              onRecorded={(entry) => {
+                setRecording(false);
+                setReceipt(entry);
+              }}
+              onCancel={() => setRecording(false)}
+            />
+          )}
+          {receipt && <ReceiptView entry={receipt} onClose={() => setReceipt(null)} />}
         </>
       )}
     </div>

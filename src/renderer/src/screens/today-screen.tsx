@@ -68,9 +68,15 @@ export function TodayScreen() {
         <ScreenTitle focus={false} subtitle={today.data ? `${count} ${count === 1 ? 'patient' : 'patients'} today` : undefined}>
           Today
         </ScreenTitle>
-        <Button variant="primary" onClick={() => navigate({ screen: 'intake' })}>
-          New intake
-        </Button>
+        <div className="row">
+          {/* Payments at the window (issue 30): today's visits, each with "Record payment", on End of day. */}
+          <Button onClick={() => navigate({ screen: 'end_of_day' })} data-testid="today-record-payment">
+            Record payment
+          </Button>
+          <Button variant="primary" onClick={() => navigate({ screen: 'intake' })}>
+            New intake
+          </Button>
+        </div>
       </div>
 
       <div className="field">

@@ -9,7 +9,8 @@ export type Route =
   | { screen: 'sync' }
   | { screen: 'settings' }
   | { screen: 'audit' }
-  | { screen: 'schedule' };
+  | { screen: 'schedule' }
+  | { screen: 'end_of_day' };
 
 export type ScreenName = Route['screen'];
 
@@ -22,6 +23,7 @@ export const SCREENS: { screen: ScreenName; label: string; key: string }[] = [
   { screen: 'settings', label: 'Settings', key: '6' },
   { screen: 'audit', label: 'Audit log', key: '7' },
   { screen: 'schedule', label: 'Schedule', key: '8' },
+  { screen: 'end_of_day', label: 'End of day', key: '9' },
 ];
 
 export interface Navigation {
