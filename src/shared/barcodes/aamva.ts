@@ -170,8 +170,10 @@ export function parseAamva(text: string): AamvaResult {
   if (problems.length > 0) return { ok: false, problems };
 
   const street = [present(e.get('DAG')), present(e.get('DAH'))].filter(Boolean).join(', ');
-  const zip = present(e.get('DAK'))?.replace(/\s+/g, '');
-  const postal = zip && !canadian && /^\d{9}$/.test(zip) ? (zip.endsWith('0000') ? zip.slice(0, 5) : `${zip.slice(0, 5)}-${zip.slice(5)}`) : zip;
+  const zip = present(e.get('DAK'));
+  const digits = zip?.replace(/\s+/g, '');
+  // US ZIP+4 is written as 9 digits, "0000" when the +4 is not known.
+  const postal = digits && !canadian && /^\d{9}$/.test(digits) ? (digits.endsWith('0000') ? digits.slice(0, 5) : `${digits.slice(0, 5)}-${digits.slice(5)}`) : zip;
   const details: LicenceDetails = {
     document: subfile.type === 'ID' ? 'id_card' : 'driver_licence',
     issuer_id: iin,
