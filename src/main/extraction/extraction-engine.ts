@@ -294,10 +294,10 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   }
 
   /** The barcodes on the prepared sides, each read by the reader of its kind. */
-  async function readBarcodes(prepared: PreparedImage[]): Promise<{ readings: BarcodeReading[]; fields: ExtractedFields }> {
+  async function readBarcodes(prepared: PreparedImage[], images: ExtractionImage[]): Promise<{ readings: BarcodeReading[]; fields: ExtractedFields }> {
     const readings: BarcodeReading[] = [];
     const fields: ExtractedFields = {};
-    for (const code of await decodeBarcodes(prepared)) {
+    for (const code of await decodeBarcodes(prepared, images.map((i) => i.bytes))) {
       const reading = await readBarcodePayload({ digitalCard: options.digitalCard ?? {} }, code.format, code.text);
       readings.push(reading);
       // A digital card not verified still fills its fields (the desk sees where they are from and confirms them); a failed or invalid one fills nothing.
@@ -313,9 +313,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
 
   async function run(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult> {
     if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
-    let prepared = await prepareAll(images, {});
+    const prepared = await prepareAll(images, {});
     const decodeStarted = Date.now();
-    const barcodes = await readBarcodes(prepared);
+    const barcodes = await readBarcodes(prepared, images);
     const decodeMs = Date.now() - decodeStarted;
     // A licence (or a barcode of no card) and nothing else: the OCR has no card to read.
     if (barcodes.readings.length > 0 && barcodes.readings.every((r) => r.kind === 'licence')) {

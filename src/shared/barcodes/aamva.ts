@@ -38,6 +38,7 @@ export interface AamvaProblem {
 export type AamvaResult = { ok: true; details: LicenceDetails } | { ok: false; problems: AamvaProblem[] };
 
 /** The compliance indicator and the file type: "@" LF RS CR "ANSI " (or "AAMVA", version 1). */
+// eslint-disable-next-line no-control-regex -- the header's record separator (RS) is part of the standard
 const HEADER = /^@[\n\r\x1e ]{0,4}(ANSI |AAMVA)/;
 
 /** Whether a text is an AAMVA licence payload (the header, however a scanner passed its control characters). */
@@ -92,6 +93,7 @@ function subfileElements(data: string, start: number, designators: { type: strin
   }
   const elements = new Map<string, string>();
   // Elements end at LF (CR ends the subfile; scanners often turn either into the other).
+  // eslint-disable-next-line no-control-regex -- RS, as a scanner may pass it
   for (const line of body.split(/[\n\r\x1e]+/)) {
     const m = /^([A-Z]{3})(.*)$/.exec(line);
     if (!m) continue;

@@ -37,7 +37,7 @@ describe('parseAamva', () => {
   });
 
   it('reads a payload a keyboard-wedge scanner typed, its control characters turned into line breaks', () => {
-    const typed = aamvaPayload(STANDARD_SAMPLE).replace(/[\r\x1e]/g, '\n');
+    const typed = aamvaPayload(STANDARD_SAMPLE).replaceAll('\r', '\n').replaceAll('\x1e', '\n');
     const result = parseAamva(typed);
     expect(result.ok && result.details.family_name).toBe('SAMPLE');
   });
