@@ -12,8 +12,8 @@ export interface DecodedBarcode {
 /**
  * The 2D symbologies cards carry: QR (digital cards), PDF417 (licences, plan cards), Data
  * Matrix and Aztec. `tryRotate` has zxing try the quarter turns; its 2D detectors read a half
- * turn as they are. Not `tryHarder`: on the generated set it found nothing more and cost a
- * card without a barcode three times as long (measured: 30 against 9 ms a side).
+ * turn as they are. Not `tryHarder` on the prepared sides: it cost a card without a barcode
+ * three times as long (measured: 30 against 9 ms a side).
  */
 const OPTIONS: ReaderOptions = {
   formats: ['QRCode', 'PDF417', 'DataMatrix', 'Aztec'],
@@ -69,6 +69,7 @@ export async function decodeBarcodes(sides: readonly GrayImage[], photos: readon
     }
   };
   for (const side of sides) take(await readBarcodes(asImageData(side), OPTIONS));
-  if (found.length === 0) for (const photo of photos) take(await readBarcodes(photo, OPTIONS));
+  // The second look tries harder: a small Data Matrix was missed by both fast looks (measured: 21 ms for a photo without any barcode).
+  if (found.length === 0) for (const photo of photos) take(await readBarcodes(photo, { ...OPTIONS, tryHarder: true }));
   return found;
 }
