@@ -121,16 +121,20 @@ const PEOPLE: LicencePerson[] = [
   { family: 'LINDQVIST', first: 'MARCUS', dob: '1991-11-03', sex: 'male', street: '9 HARBOR WAY APT 2', city: 'PORTLAND', state: 'ME', zip: '041011234', number: 'D9988776' },
 ];
 
+/** The back of licence `i` (of the fictional people here), captured `how`. */
+export async function licenceBack(r: Rng, i: number, how: Capture): Promise<BarcodeCard> {
+  const person = PEOPLE[i];
+  const payload = aamvaPayload(person, { version: i === 0 ? 10 : 8 });
+  const png = await face(['DRIVER LICENSE  (BACK)', 'CLASS D  END NONE  REST NONE'], { bcid: 'pdf417', text: payload }, '#5b6f8f');
+  return { file: `licence-${i}-${how}.jpg`, bytes: await capture(r, png, how), truth: { kind: 'licence', symbology: 'PDF417', payload, capture: how, person } };
+}
+
+export { rngFrom };
+
 export async function generateBarcodeCards(seed = 7): Promise<BarcodeCard[]> {
   const r = rngFrom(seed);
   const cards: BarcodeCard[] = [];
-  for (const [i, person] of PEOPLE.entries()) {
-    for (const how of ['scan', 'desk'] as Capture[]) {
-      const payload = aamvaPayload(person, { version: i === 0 ? 10 : 8 });
-      const png = await face(['DRIVER LICENSE  (BACK)', 'CLASS D  END NONE  REST NONE'], { bcid: 'pdf417', text: payload }, '#5b6f8f');
-      cards.push({ file: `licence-${i}-${how}.jpg`, bytes: await capture(r, png, how), truth: { kind: 'licence', symbology: 'PDF417', payload, capture: how, person } });
-    }
-  }
+  for (const i of PEOPLE.keys()) for (const how of ['scan', 'desk'] as Capture[]) cards.push(await licenceBack(r, i, how));
   const member = { issuer: '61234', memberId: 'XWP884210377', family: 'MORALES', given: 'TERESA', dob: '1979-03-14' };
   const payerPayload = payerTrackPayload(member);
   const payerFace = await face(['ACME HEALTH PLAN', 'Member: TERESA MORALES', 'ID: XWP884210377', 'Group: 771204'], { bcid: 'pdf417', text: payerPayload }, '#1f5fa8');

@@ -40,11 +40,12 @@ const SEX_WORDS = { male: 'male', female: 'female', unspecified: 'sex not specif
 /** "Use these details?": a licence's details offered for the new patient, never filled silently. */
 export function LicenceOffer({ licence, onUse, onDecline }: { licence: LicenceDetails; onUse: () => void; onDecline: () => void }) {
   const p = licencePatient(licence);
+  const middle = licence.middle_name?.toLowerCase().replace(/(^|[\s-])\p{L}/gu, (c) => c.toUpperCase());
   const address = licence.address ? [licence.address.street, licence.address.city, [licence.address.state, licence.address.postal_code].filter(Boolean).join(' ')].filter(Boolean).join(', ') : null;
   return (
     <div className="name-offer" role="group" aria-labelledby="licence-offer-text" data-testid="licence-offer">
       <p id="licence-offer-text">
-        Read from a {licence.document === 'id_card' ? 'state ID' : 'driver’s licence'}: <strong>{[p.first_name, licence.middle_name, p.last_name].filter(Boolean).join(' ')}</strong>, born {p.date_of_birth}
+        Read from a {licence.document === 'id_card' ? 'state ID' : 'driver’s licence'}: <strong>{[p.first_name, middle, p.last_name].filter(Boolean).join(' ')}</strong>, born {p.date_of_birth}
         {licence.sex ? `, ${SEX_WORDS[licence.sex]}` : ''}
         {address ? `; ${address}` : ''}. Use these details for the new patient?
       </p>

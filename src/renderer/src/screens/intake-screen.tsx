@@ -390,6 +390,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
             <input type="radio" name="patient-mode" checked={mode === 'existing'} onChange={() => setMode('existing')} /> Existing patient
           </label>
         </fieldset>
+        {licence && !owner && <LicenceOffer licence={licence} onUse={acceptLicence} onDecline={() => setLicence(null)} />}
         {owner ? (
           <div className="row">
             <Notice tone="ok">
@@ -417,8 +418,6 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
               setFormError(null);
             }}
           />
-        ) : licence && !created ? (
-          <LicenceOffer licence={licence} onUse={acceptLicence} onDecline={() => setLicence(null)} />
         ) : mode === 'existing' ? (
           <PatientSearch id="intake-patient-search" label="Find the patient" onPick={(row: DeskPatientRow) => setChosen({ id: row.patient_id, first_name: row.first_name, last_name: row.last_name, date_of_birth: row.date_of_birth })} />
         ) : (
