@@ -142,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/barcode_readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a barcode scanner software decoded
+         * @description The text a barcode held, as scanner software decoded it (a driver's licence's AAMVA PDF417, a health card's PDF417, a SMART Health Card `shc:/` or Link `shlink:/`): read as a photo's barcode is, and nothing stored. A licence answers its details (never its number); a card its fields; a payload of no known layout `kind: unknown` with the text as it was; a damaged one `status: invalid` with the reason.
+         */
+        post: operations["readBarcode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/estimates": {
         parameters: {
             query?: never;
@@ -629,6 +649,46 @@ export interface components {
             /** @enum {string} */
             service_type: "abortion" | "acupuncture" | "adjunctive_dental_services" | "aids" | "air_transportation" | "alcoholism" | "allergy" | "allergy_testing" | "alternate_method_dialysis" | "ambulatory_service_center_facility" | "anesthesia" | "anesthesiologist" | "audiology_exam" | "benefit_disclaimer" | "blood_charges" | "brand_name_prescription_drug" | "brand_name_prescription_drug_formulary" | "brand_name_prescription_drug_non_formulary" | "burn_care" | "cabulance" | "cancer" | "cardiac" | "cardiac_rehabilitation" | "case_management" | "chemotherapy" | "chiropractic" | "chiropractic_office_visits" | "chronic_renal_disease_crd_equipment" | "cognitive_therapy" | "consultation" | "coronary_care" | "day_care_psychiatric" | "dental_accident" | "dental_care" | "dental_crowns" | "dermatology" | "diabetic_supplies" | "diagnostic_dental" | "diagnostic_lab" | "diagnostic_medical" | "diagnostic_x_ray" | "dialysis" | "donor_procedures" | "drug_addiction" | "durable_medical_equipment" | "durable_medical_equipment_purchase" | "durable_medical_equipment_rental" | "emergency_services" | "endocrine" | "endodontics" | "escrow_or_impound_service" | "experimental_drug_therapy" | "eye" | "eyewear_and_eyewear_accessories" | "family_planning" | "flu_vaccination" | "frames" | "free_standing_prescription_drug" | "gastrointestinal" | "general_benefits" | "generic_prescription_drug" | "generic_prescription_drug_formulary" | "generic_prescription_drug_non_formulary" | "gynecological" | "health_benefit_plan_coverage" | "home_health_care" | "home_health_prescriptions" | "home_health_visits" | "hospice" | "hospital" | "hospital_ambulatory_surgical" | "hospital_emergency_accident" | "hospital_emergency_medical" | "hospital_inpatient" | "hospital_outpatient" | "hospital_room_and_board" | "immunizations" | "in_vitro_fertilization" | "independent_medical_evaluation" | "infertility" | "inhalation_therapy" | "intensive_care" | "invasive_procedures" | "lenses" | "licensed_ambulance" | "long_term_care" | "lymphatic" | "mail_order_prescription_drug" | "mail_order_prescription_drug_brand_name" | "mail_order_prescription_drug_generic" | "major_medical" | "mammogram_high_risk_patient" | "mammogram_low_risk_patient" | "massage_therapy" | "maternity" | "maxillofacial_prosthetics" | "medical_care" | "medically_related_transportation" | "mental_health" | "mental_health_facility_inpatient" | "mental_health_facility_outpatient" | "mental_health_provider_inpatient" | "mental_health_provider_outpatient" | "mri_cat_scan" | "neonatal_intensive_care" | "neurology" | "newborn_care" | "non_escrow_or_non_impound_service" | "nonmedically_necessary_physical" | "nursery" | "obstetrical" | "obstetrical_gynecological" | "occupational_therapy" | "oncology" | "oral_surgery" | "orthodontics" | "orthopedic" | "other_medical" | "otological_exam" | "partial_hospitalization_psychiatric" | "pathology" | "pediatric" | "periodontics" | "pharmacy" | "physical_medicine" | "physical_therapy" | "physician_visit_office_sick" | "physician_visit_office_well" | "plan_waiting_period" | "pneumonia_vaccine" | "podiatry" | "podiatry_nursing_home_visits" | "podiatry_office_visits" | "pre_admission_testing" | "private_duty_nursing" | "private_duty_nursing_home" | "private_duty_nursing_inpatient" | "professional_physician" | "professional_physician_visit_home" | "professional_physician_visit_inpatient" | "professional_physician_visit_nursing_home" | "professional_physician_visit_office" | "professional_physician_visit_outpatient" | "professional_physician_visit_skilled_nursing_facility" | "prosthetic_device" | "prosthodontics" | "psychiatric" | "psychiatric_inpatient" | "psychiatric_outpatient" | "psychiatric_room_and_board" | "psychotherapy" | "pulmonary" | "pulmonary_rehabilitation" | "radiation_therapy" | "rehabilitation" | "rehabilitation_inpatient" | "rehabilitation_outpatient" | "rehabilitation_room_and_board" | "renal" | "renal_supplies_in_the_home" | "residential_psychiatric_treatment" | "respite_care" | "restorative" | "routine_exam" | "routine_physical" | "routine_preventive_dental" | "screening_laboratory" | "screening_x_ray" | "second_surgical_opinion" | "skilled_nursing_care" | "skilled_nursing_care_room_and_board" | "skin" | "smoking_cessation" | "social_work" | "speech_therapy" | "substance_abuse" | "substance_abuse_facility_inpatient" | "substance_abuse_facility_outpatient" | "surgical" | "surgical_assistance" | "surgical_benefits_facility" | "surgical_benefits_professional_physician" | "third_surgical_opinion" | "transitional_care" | "transitional_nursery_care" | "transplants" | "urgent_care" | "used_durable_medical_equipment" | "vision_optometry" | "well_baby_care";
         };
+        BarcodeReading: {
+            format: string;
+            /** @enum {string} */
+            kind: "licence" | "payer" | "digital_card" | "unknown";
+            /** @enum {string} */
+            status: "read" | "invalid" | "verified" | "not_verified" | "waiting" | "failed";
+            reason?: string;
+            licence?: {
+                /** @enum {string} */
+                document: "driver_licence" | "id_card";
+                issuer_id: string;
+                aamva_version: number;
+                family_name: string;
+                first_name: string;
+                middle_name?: string;
+                date_of_birth: string;
+                /** @enum {string} */
+                sex?: "male" | "female" | "unspecified";
+                address?: {
+                    street: string;
+                    city?: string;
+                    state?: string;
+                    postal_code?: string;
+                    country?: string;
+                };
+            };
+            fields?: {
+                member_name?: string;
+                member_id?: string;
+                group_number?: string;
+                plan_name?: string;
+                rx_bin?: string;
+                rx_group?: string;
+                rx_pcn?: string;
+                payer_name?: string;
+            };
+            issuer_id?: string;
+            date_of_birth?: string;
+            raw?: string;
+        };
         Patient: {
             id: string;
             first_name: string;
@@ -687,41 +747,57 @@ export interface components {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 member_id?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 group_number?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 plan_name?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 rx_bin?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 rx_group?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 rx_pcn?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 payer_name?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
             };
             text?: string;
@@ -866,6 +942,9 @@ export interface components {
             visit_type?: string & (unknown & unknown);
             location?: string & (unknown & unknown);
             external_id?: string & (unknown & unknown);
+        };
+        BarcodeReadingCreate: {
+            barcode_text: string;
         };
         PatientCreate: {
             first_name: string & (unknown & unknown);
@@ -1449,6 +1528,42 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["DiskFull"];
+        };
+    };
+    readBarcode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BarcodeReadingCreate"];
+            };
+        };
+        responses: {
+            /** @description What the barcode is and what it carries. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BarcodeReading"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEstimate: {

@@ -22,6 +22,7 @@ import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolderComponent } from '../inbox/hot-folder-component';
 import { appointmentRoutes } from '../local-api/appointment-routes';
 import { combineRoutes, estimateRoutes } from '../local-api/estimate-routes';
+import { barcodeRoutes } from '../local-api/barcode-routes';
 import { estimateHandlers } from '../bridge/estimate-handlers';
 import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
@@ -218,7 +219,7 @@ export function createHost(options: HostOptions): Host {
     ids,
     ...(options.localApi || {}),
     log: log.forComponent('local_api'),
-    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps)),
+    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps), barcodeRoutes({ digitalCard: {} })),
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.

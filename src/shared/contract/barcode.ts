@@ -48,3 +48,7 @@ export type BarcodeReading = z.infer<typeof BarcodeReading>;
 
 /** A payload a scanner or scanner software decoded itself: the text, as the barcode held it. */
 export const BarcodeText = z.string().min(1, 'must not be empty').max(8192, 'must be at most 8,192 characters (a barcode holds less)');
+
+/** The local API's `POST /v1/barcode_readings`: a payload scanner software decoded itself. */
+export const BarcodeReadingCreate = z.strictObject({ barcode_text: BarcodeText });
+export type BarcodeReadingCreate = z.infer<typeof BarcodeReadingCreate>;
