@@ -1,3 +1,4 @@
+import { barcodes } from './barcodes';
 import { extraction } from './extraction';
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
 import { localApi } from './local-api';
@@ -22,6 +23,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   sync_drain: syncDrain,
   ui_today: uiToday,
   extraction,
+  barcodes,
   outbox_size: outboxSize,
   payer_search: payerSearch,
   practice_pull: practicePull,

@@ -41,6 +41,8 @@ export interface ExtractionEngineOptions {
   log?: (message: string) => void;
   /** What a SMART Health Card or Link found on a photo is read with. */
   digitalCard?: DigitalCardDeps;
+  /** False: the OCR alone, no barcode look (the benchmark's measure of what the look costs). */
+  barcodes?: boolean;
 }
 
 /**
@@ -315,7 +317,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
     const prepared = await prepareAll(images, {});
     const decodeStarted = Date.now();
-    const barcodes = await readBarcodes(prepared, images);
+    const barcodes = options.barcodes === false ? { readings: [], fields: {} } : await readBarcodes(prepared, images);
     const decodeMs = Date.now() - decodeStarted;
     // A licence (or a barcode of no card) and nothing else: the OCR has no card to read.
     if (barcodes.readings.length > 0 && barcodes.readings.every((r) => r.kind === 'licence')) {
