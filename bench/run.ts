@@ -1,5 +1,6 @@
 import { estimate } from './estimate';
 import { endOfDay } from './end-of-day';
+import { barcodes } from './barcodes';
 import { extraction } from './extraction';
 import { printResults, printTable, type BenchResult, type Benchmark } from './harness';
 import { localApi } from './local-api';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   sync_drain: syncDrain,
   ui_today: uiToday,
   extraction,
+  barcodes,
   outbox_size: outboxSize,
   payer_search: payerSearch,
   practice_pull: practicePull,

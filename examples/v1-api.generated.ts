@@ -142,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/barcode_readings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a barcode scanner software decoded
+         * @description The text a barcode held, as scanner software decoded it (a driver's licence's AAMVA PDF417, a health card's PDF417, a SMART Health Card `shc:/` or Link `shlink:/`): read as a photo's barcode is, and nothing stored. A licence answers its details (never its number); a card its fields; a payload of no known layout `kind: unknown` with the text as it was; a damaged one `status: invalid` with the reason.
+         */
+        post: operations["readBarcode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/estimates": {
         parameters: {
             query?: never;
@@ -769,6 +789,46 @@ export interface components {
         CollectionDay: {
             data: components["schemas"]["Collection"][];
         };
+        BarcodeReading: {
+            format: string;
+            /** @enum {string} */
+            kind: "licence" | "payer" | "digital_card" | "unknown";
+            /** @enum {string} */
+            status: "read" | "invalid" | "verified" | "not_verified" | "waiting" | "failed";
+            reason?: string;
+            licence?: {
+                /** @enum {string} */
+                document: "driver_licence" | "id_card";
+                issuer_id: string;
+                aamva_version: number;
+                family_name: string;
+                first_name: string;
+                middle_name?: string;
+                date_of_birth: string;
+                /** @enum {string} */
+                sex?: "male" | "female" | "unspecified";
+                address?: {
+                    street: string;
+                    city?: string;
+                    state?: string;
+                    postal_code?: string;
+                    country?: string;
+                };
+            };
+            fields?: {
+                member_name?: string;
+                member_id?: string;
+                group_number?: string;
+                plan_name?: string;
+                rx_bin?: string;
+                rx_group?: string;
+                rx_pcn?: string;
+                payer_name?: string;
+            };
+            issuer_id?: string;
+            date_of_birth?: string;
+            raw?: string;
+        };
         Patient: {
             id: string;
             first_name: string;
@@ -827,41 +887,57 @@ export interface components {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 member_id?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 group_number?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 plan_name?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 rx_bin?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 rx_group?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 rx_pcn?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
                 payer_name?: {
                     value: string;
                     confidence: number;
                     evidence?: string;
+                    /** @enum {string} */
+                    source?: "barcode" | "digital_card";
                 };
             };
             text?: string;
@@ -1030,6 +1106,9 @@ export interface components {
         CollectionVoid: {
             taken_by: string & (unknown & unknown);
             reason?: string & (unknown & unknown);
+        };
+        BarcodeReadingCreate: {
+            barcode_text: string;
         };
         PatientCreate: {
             first_name: string & (unknown & unknown);
@@ -1613,6 +1692,42 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             507: components["responses"]["DiskFull"];
+        };
+    };
+    readBarcode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BarcodeReadingCreate"];
+            };
+        };
+        responses: {
+            /** @description What the barcode is and what it carries. */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BarcodeReading"];
+                };
+            };
+            400: components["responses"]["MalformedJson"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getEstimate: {

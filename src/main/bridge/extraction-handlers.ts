@@ -4,14 +4,18 @@ import { knownEntities } from '../extraction/card-photos';
 import type { FieldError, V1Service } from '../../shared/contract';
 import { validationFailed } from '../../shared/service-error';
 import type { HandlersFor } from './handlers';
+import type { DigitalCardDeps } from '../digital-card/read-digital-card';
+import { readBarcodePayload } from '../extraction/barcode-payload';
 
 /**
  * Intake pre-fill: reads photos already uploaded but not yet on a card. Nothing is
  * stored. An unknown object key is the caller's mistake (422 naming the field); a photo
  * the engine cannot read is an answer (`failure` with its reason), not an error.
  */
-export function extractionHandlers({ service, engine }: { service: V1Service; engine: Pick<ExtractionEngine, 'extract'> }): HandlersFor<'extractions.preview'> {
+export function extractionHandlers({ service, engine, digitalCard }: { service: V1Service; engine: Pick<ExtractionEngine, 'extract'>; digitalCard?: DigitalCardDeps }): HandlersFor<'extractions.preview' | 'barcodes.read'> {
   return {
+    // The same reading as a photo's barcode; nothing is stored (the desk decides what to use).
+    'barcodes.read': (input) => readBarcodePayload({ digitalCard }, 'text', input.text),
     'extractions.preview': async (input) => {
       const images: ExtractionImage[] = [];
       const missing: FieldError[] = [];
@@ -27,8 +31,8 @@ export function extractionHandlers({ service, engine }: { service: V1Service; en
       }
       if (missing.length > 0) throw validationFailed(missing);
       try {
-        const { fields } = await engine.extract(images, { entities: await knownEntities(service) });
-        return { status: 'success', engine: 'on_device', fields };
+        const { fields, barcodes } = await engine.extract(images, { entities: await knownEntities(service) });
+        return { status: 'success', engine: 'on_device', fields, ...(barcodes.length > 0 ? { barcodes } : {}) };
       } catch (error) {
         return { status: 'failure', engine: 'on_device', failure_reason: asExtractionFailure(error).reason };
       }

@@ -1,4 +1,7 @@
-import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
+import { EXTRACTED_FIELDS, type BarcodeReading, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
+import type { DigitalCardDeps } from '../digital-card/read-digital-card';
+import { readBarcodePayload } from './barcode-payload';
+import { decodeBarcodes } from './barcodes';
 import { REVIEW_BELOW } from '../../shared/review-threshold';
 import { pageText, segmentPage } from './card-layout';
 import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
@@ -25,6 +28,8 @@ export interface ExtractionResult {
   text: string;
   /** Each card side read (a photo of both sides gives two), front first: its blur and glare. */
   quality: ImageQuality[];
+  /** Each barcode found on the photos, read: a licence's details, a card's fields, or a payload kept raw. */
+  barcodes: BarcodeReading[];
 }
 
 export interface ExtractionEngineOptions {
@@ -34,6 +39,10 @@ export interface ExtractionEngineOptions {
   timeoutMs?: number;
   /** Ids and timings only: card text is PHI. */
   log?: (message: string) => void;
+  /** What a SMART Health Card or Link found on a photo is read with. */
+  digitalCard?: DigitalCardDeps;
+  /** False: the OCR alone, no barcode look (the benchmark's measure of what the look costs). */
+  barcodes?: boolean;
 }
 
 /**
@@ -286,11 +295,55 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     return { read, firstPages };
   }
 
+  /** The barcodes on the prepared sides, each read by the reader of its kind. */
+  async function readBarcodes(prepared: PreparedImage[], images: ExtractionImage[]): Promise<{ readings: BarcodeReading[]; fields: ExtractedFields }> {
+    const readings: BarcodeReading[] = [];
+    const fields: ExtractedFields = {};
+    for (const code of await decodeBarcodes(prepared, images.map((i) => i.bytes))) {
+      const reading = await readBarcodePayload({ digitalCard: options.digitalCard }, code.format, code.text);
+      readings.push(reading);
+      // A digital card not verified still fills its fields (the desk sees where they are from and confirms them); a failed or invalid one fills nothing.
+      if (reading.status === 'invalid' || reading.status === 'failed' || reading.status === 'waiting') continue;
+      const source = reading.kind === 'digital_card' ? 'digital_card' : 'barcode';
+      for (const name of EXTRACTED_FIELDS) {
+        const value = reading.fields?.[name];
+        if (value && !fields[name]) fields[name] = { value, confidence: 1, source };
+      }
+    }
+    return { readings, fields };
+  }
+
   async function run(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult> {
     if (images.length === 0) throw new ExtractionFailure('no_photos', 'The card has no photos to read.');
+    const prepared = await prepareAll(images, {});
+    const decodeStarted = Date.now();
+    const barcodes = options.barcodes === false ? { readings: [], fields: {} } : await readBarcodes(prepared, images);
+    const decodeMs = Date.now() - decodeStarted;
+    // A licence (or a barcode of no card) and nothing else: the OCR has no card to read.
+    if (barcodes.readings.length > 0 && barcodes.readings.every((r) => r.kind === 'licence')) {
+      log(`extraction: ${images.length} photo(s), licence barcode, ${decodeMs} ms`);
+      return { fields: {}, text: '', quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }), barcodes: barcodes.readings };
+    }
+    let ocr: ExtractionResult;
+    try {
+      ocr = await readByOcr(images, context, prepared);
+    } catch (error) {
+      // The barcode carried the card: the OCR's failure (a blurred photo, too little text) does not undo it.
+      if (Object.keys(barcodes.fields).length === 0) throw error;
+      ocr = { fields: {}, text: '', quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }), barcodes: [] };
+    }
+    // A barcode's value is exact: it wins over the OCR for its field.
+    const fields: ExtractedFields = { ...ocr.fields, ...barcodes.fields };
+    if (!fields.member_id) fields.member_id = { value: '', confidence: 0 };
+    // A payload of no known layout is kept with the card's reading, as it was, never guessed at.
+    const kept = barcodes.readings.filter((r) => r.kind === 'unknown' && r.raw).map((r) => `[${r.format} barcode] ${r.raw}`);
+    return { ...ocr, fields, text: [ocr.text, ...kept].filter(Boolean).join('\n\n'), barcodes: barcodes.readings };
+  }
+
+  async function readByOcr(images: ExtractionImage[], context: ExtractionContext, preparedFirst: PreparedImage[]): Promise<ExtractionResult> {
     const started = Date.now();
     const ran: string[] = [];
-    let prepared = await prepareAll(images, {});
+    let prepared = preparedFirst;
     // Too blurred to read anything reliably: say so before spending the OCR on it.
     const photo = prepared[0].quality;
     if (photo && !photo.blank && photo.sharpness < BLUR_REFUSE) throw retake('retake_blurry');
@@ -346,7 +399,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
     // A missing member id is said, not left out: blank, with no confidence, to be typed.
     if (!id) fields.member_id = { value: '', confidence: 0 };
-    return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }) };
+    return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }), barcodes: [] };
   }
 
   return {

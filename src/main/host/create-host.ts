@@ -23,6 +23,7 @@ import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolderComponent } from '../inbox/hot-folder-component';
 import { appointmentRoutes } from '../local-api/appointment-routes';
 import { combineRoutes, estimateRoutes } from '../local-api/estimate-routes';
+import { barcodeRoutes } from '../local-api/barcode-routes';
 import { estimateHandlers } from '../bridge/estimate-handlers';
 import { gfeHandlers } from '../bridge/gfe-handlers';
 import { gfeRoutes } from '../local-api/gfe-routes';
@@ -32,6 +33,7 @@ import type { CollectionDeps } from '../collections/collection-store';
 import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import { digitalCardHandlers } from '../bridge/digital-card-handlers';
 import { createIssuerDirectory } from '../digital-card/issuer-directory';
+import type { DigitalCardDeps } from '../digital-card/read-digital-card';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicy } from '../digital-card/guarded-fetch';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
 import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
@@ -254,6 +256,10 @@ export function createHost(options: HostOptions): Host {
     onChange: (change) => events.emit('records.changed', change),
   });
 
+  // Digital cards (issue 27): verified against the desk's trusted issuers; a link waits while offline.
+  const issuerDirectory = createIssuerDirectory({ db, clock });
+  const digitalCardNetwork = options.digitalCardNetwork ?? DEFAULT_NETWORK_POLICY;
+  const digitalCard: DigitalCardDeps = { db, clock, issuers: issuerDirectory, network: digitalCardNetwork, online: () => sync.status().online !== false };
   const components: HostComponent[] = [];
   const localApi = createLocalApi({
     dataDir: options.dataDir,
@@ -266,11 +272,11 @@ export function createHost(options: HostOptions): Host {
     log: log.forComponent('local_api'),
     integrations,
     actorFor: (name) => `${actor} (local API: ${name})`,
-    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps), gfeRoutes({ db, audit: localApiAudit }), collectionRoutes(collectionDepsFor(localApiAudit))),
+    routes: combineRoutes(appointmentRoutes(appointmentDepsFor(localApiAudit)), estimateRoutes(estimateDeps), gfeRoutes({ db, audit: localApiAudit }), collectionRoutes(collectionDepsFor(localApiAudit)), barcodeRoutes({ digitalCard })),
   });
   if (options.localApi !== false) components.push(localApi);
   // On-device card reading: the OCR worker starts with the first card, not with the host.
-  const extraction = createExtractionEngine({ log: log.forComponent('extraction') });
+  const extraction = createExtractionEngine({ log: log.forComponent('extraction'), digitalCard });
   components.push(createExtractionRunner({ db, service, engine: extraction, clock, events, log: log.forComponent('extraction') }));
   const settings = createSettingsStore({ db, secrets: options.secrets ?? createFileSecretStore(options.dataDir, { key: encryptionKey }) });
 
@@ -370,7 +376,7 @@ export function createHost(options: HostOptions): Host {
     recordHandlers({ service: withAuditedCreates(service, audit), defaultServiceType: () => settings.read().default_service_type }),
     inboxHandlers({ db }),
     localApiHandlers({ localApi, integrations }),
-    extractionHandlers({ service, engine: extraction }),
+    extractionHandlers({ service, engine: extraction, digitalCard }),
     deskHandlers({ db, photoUrl }),
     patientCorrectionHandlers({ db, clock, ids, audit, photoUrl, onChange: (change) => events.emit('records.changed', change) }),
     auditHandlers({ audit, db, clock }),
@@ -379,7 +385,7 @@ export function createHost(options: HostOptions): Host {
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner, estimates: estimateDeps }),
     estimateHandlers(estimateDeps),
-    digitalCardHandlers({ issuers: createIssuerDirectory({ db, clock }), network: options.digitalCardNetwork ?? DEFAULT_NETWORK_POLICY, clock }),
+    digitalCardHandlers({ issuers: issuerDirectory, network: digitalCardNetwork, clock }),
     gfeHandlers(gfeDeps),
     backupHandlers({ backups }),
     {

@@ -28,6 +28,15 @@ export function limit(maxSize: number, hint = 'send one day or one week at a tim
   });
 }
 
+/** A request's JSON body (UTF-8), or the one `malformed_json` error. */
+export async function jsonBody(c: { req: { arrayBuffer(): Promise<ArrayBuffer> } }): Promise<unknown> {
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await c.req.arrayBuffer()));
+  } catch {
+    throw new ServiceError('malformed_json', 'The request body is not valid JSON.');
+  }
+}
+
 /**
  * Appointments for integrators (docs/local-api.md): the desk-local resource the upstream
  * does not have, so these routes are the local API's only, never the sandbox's or the
@@ -41,13 +50,7 @@ export function appointmentRoutes(deps: AppointmentDeps): V1Routes {
       return c.json({ data: appointmentsOn(deps.db, date).map(toAppointment) }, 200);
     });
     app.post('/v1/appointments', accepts(['application/json'], 'Send the body as JSON with "Content-Type: application/json".'), limit(MAX_JSON_BYTES), async (c) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(await c.req.arrayBuffer()));
-      } catch {
-        throw new ServiceError('malformed_json', 'The request body is not valid JSON.');
-      }
-      const written = createAppointment(deps, parseOrThrow(AppointmentCreate, body), 'api');
+      const written = createAppointment(deps, parseOrThrow(AppointmentCreate, await jsonBody(c)), 'api');
       return c.json(written, written.result === 'created' ? 201 : 200);
     });
     app.post(

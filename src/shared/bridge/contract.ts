@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  BarcodeReading,
   Check,
   CheckCreate,
   ClearinghouseEntity,
@@ -32,6 +33,7 @@ import {
   DeskSettingsUpdate,
   ExtractionPreview,
   ExtractionPreviewInput,
+  BarcodeTextInput,
   LocalApiStatus,
   DamageReport,
   OnlyHere,
@@ -185,6 +187,8 @@ export const BRIDGE_METHODS = {
   'localApi.addIntegration': { input: AddIntegrationInput, output: AddedIntegration },
   'localApi.revokeIntegration': { input: RevokeIntegrationInput, output: Integration },
   'extractions.preview': { input: ExtractionPreviewInput, output: ExtractionPreview },
+  /** A barcode's text typed by a scanner (keyboard wedge), read as a photo's barcode is. */
+  'barcodes.read': { input: BarcodeTextInput, output: BarcodeReading },
 
   // Session safety (security-contract.ts): the audit log in Settings, and the idle lock.
   'audit.list': { input: AuditListInput, output: AuditPage },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  BarcodeReading,
+  BarcodeText,
   Check,
   Discovery,
   ExtractedFields,
@@ -262,5 +264,10 @@ export const ExtractionPreview = z.object({
   engine: ExtractionEngine,
   fields: ExtractedFields.optional(),
   failure_reason: z.string().optional(),
+  /** The barcodes on the photos, read: a licence's details are offered to the desk, never filled silently. */
+  barcodes: z.array(BarcodeReading).optional(),
 });
 export type ExtractionPreview = z.infer<typeof ExtractionPreview>;
+
+/** A barcode's text a scanner typed into the desk (keyboard wedge): read as if from a photo, nothing stored. */
+export const BarcodeTextInput = z.strictObject({ text: BarcodeText });

@@ -21,6 +21,8 @@ export const ExtractedField = z.object({
   confidence: z.number().min(0).max(1),
   /** What the value rests on, in the desk's words: the payer's "the website bcbstx.com and the name on the card". */
   evidence: z.string().max(300).optional(),
+  /** Read from a barcode on the card, or from a digital card (SMART Health Card or Link): exact, and it wins over the OCR. */
+  source: z.enum(['barcode', 'digital_card']).optional(),
 });
 export type ExtractedField = z.infer<typeof ExtractedField>;
 

@@ -16,3 +16,4 @@ export * from './reference';
 export * from './resources';
 export * from './service-types';
 export type * from './v1-service';
+export * from './barcode';

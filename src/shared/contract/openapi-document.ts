@@ -3,6 +3,7 @@ import { Appointment, AppointmentCreate, AppointmentWritten, ImportResult, Local
 import { Estimate, EstimateQuery, FeeScheduleImported } from '../bridge/estimate-contract';
 import { GoodFaithEstimate } from '../bridge/gfe-contract';
 import { Collection as CollectionEntry, CollectionCreate, CollectionDay, CollectionVoid } from '../bridge/collection-contract';
+import { BarcodeReading, BarcodeReadingCreate } from './barcode';
 import { Change, CHANGES_PATH, ChangesPage, ChangesParams } from './changes';
 import { Id, SyncInfo } from './common';
 import { createReferences } from './create-references';
@@ -238,6 +239,18 @@ function buildPaths(): OpenApiDocument['paths'] {
       responses: responses({ '200': success('The fee schedule now in force.', jsonContent('FeeScheduleImported')) }, [404, 413, 415, 422, 507]),
     },
   };
+  paths['/v1/barcode_readings'] = {
+    post: {
+      operationId: 'readBarcode',
+      tags: ['barcodes'],
+      summary: 'Read a barcode scanner software decoded',
+      description:
+        'The text a barcode held, as scanner software decoded it (a driver\'s licence\'s AAMVA PDF417, a health card\'s PDF417, a SMART Health Card `shc:/` or Link `shlink:/`): read as a photo\'s barcode is, and nothing stored. A licence answers its details (never its number); a card its fields; a payload of no known layout `kind: unknown` with the text as it was; a damaged one `status: invalid` with the reason.',
+      ...LOCAL_API_ONLY,
+      requestBody: { required: true, content: jsonContent('BarcodeReadingCreate') },
+      responses: responses({ '200': success('What the barcode is and what it carries.', jsonContent('BarcodeReading')) }, [400, 404, 413, 415, 422]),
+    },
+  };
   const estimateParams = inline(EstimateQuery) as { properties: Record<string, Json> };
   paths['/v1/estimates'] = {
     get: {
@@ -354,6 +367,7 @@ function buildComponents(): OpenApiDocument['components'] {
     ['AppointmentCreate', AppointmentCreate],
     ['CollectionCreate', CollectionCreate],
     ['CollectionVoid', CollectionVoid],
+    ['BarcodeReadingCreate', BarcodeReadingCreate],
   ];
   const outputs: [string, z.ZodType][] = [
     ['Error', ErrorEnvelope],
@@ -372,6 +386,7 @@ function buildComponents(): OpenApiDocument['components'] {
     ['GoodFaithEstimate', GoodFaithEstimate],
     ['Collection', CollectionEntry],
     ['CollectionDay', CollectionDay],
+    ['BarcodeReading', BarcodeReading],
   ];
   for (const collection of COLLECTION_NAMES) {
     const { resource, create } = COLLECTIONS[collection];
@@ -463,6 +478,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: 'appointments', description: "The practice's schedule, from its practice-management system (the local API only)." },
       { name: 'estimates', description: "The practice's fee schedule and what a patient owes for a visit (the local API only)." },
       { name: 'collections', description: 'What the desk collected at the window: payments, visits marked declined or waived, and voids (the local API only).' },
+      { name: 'barcodes', description: 'Barcodes scanner software decoded: licences, health cards, digital cards (the local API only).' },
       { name: 'meta', description: 'About the API itself.' },
     ],
     paths: buildPaths(),

@@ -40,7 +40,7 @@ describe('the OpenAPI document', () => {
       }
     }
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ['/v1/openapi.json', CHANGES_PATH, '/v1/appointments', '/v1/appointments/import', '/v1/fee_schedule/import', '/v1/estimates', '/v1/good_faith_estimates/{id}', '/v1/collections', '/v1/collections/{id}/void', '/v1/photos', '/v1/photos/{object_key}', ...COLLECTION_NAMES.flatMap((c) => [`/v1/${c}`, `/v1/${c}/{id}`])].sort(),
+      ['/v1/openapi.json', CHANGES_PATH, '/v1/appointments', '/v1/appointments/import', '/v1/fee_schedule/import', '/v1/estimates', '/v1/good_faith_estimates/{id}', '/v1/collections', '/v1/collections/{id}/void', '/v1/barcode_readings', '/v1/photos', '/v1/photos/{object_key}', ...COLLECTION_NAMES.flatMap((c) => [`/v1/${c}`, `/v1/${c}/{id}`])].sort(),
     );
     const operationIds = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
     expect(new Set(operationIds).size).toBe(operationIds.length);

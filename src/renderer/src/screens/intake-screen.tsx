@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import type { ClearinghouseEntity, ExtractedFields, InboxItem } from '../../../shared/contract';
+import type { BarcodeReading, ClearinghouseEntity, ExtractedFields, InboxItem, LicenceDetails } from '../../../shared/contract';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { formatDob, patientName } from '../format';
@@ -25,6 +25,8 @@ import { memberNamesPatient, splitMemberName } from '../intake/member-name';
 import { SaveQuestion } from '../intake/save-question';
 import { readingFailureSentence } from '../intake/reading-failure';
 import { saveAfterReading } from '../intake/save-after-reading';
+import { useKeyboardWedge } from '../intake/keyboard-wedge';
+import { LicenceOffer, barcodeNotice, licencePatient, readingAsFields, SOURCE_WORDS, type FieldSource } from '../intake/barcode-reading';
 import { useBridge } from '../bridge/bridge-provider';
 import { useNavigation } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
@@ -115,9 +117,17 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   // The reading answers later: it must fill in the form as it is then, not as it was asked.
   const latest = useRef({ card, touched, entityList });
   latest.current = { card, touched, entityList };
+  // Which fields a barcode or a digital card filled: the desk sees where each value came from.
+  const [sources, setSources] = useState<Partial<Record<CardFormField, FieldSource>>>({});
+  // A licence's details, offered for the new patient (never filled silently); and what a scan said.
+  const [licence, setLicence] = useState<LicenceDetails | null>(null);
+  const [scanNotice, setScanNotice] = useState<string | null>(null);
   const applyExtraction = (fields: ExtractedFields): { review: number; missing: boolean; payer?: ReadPayer } => {
     const { card: values, touched: typed, entityList: entitiesNow } = latest.current;
     const filled = prefillCard({ values, touched: typed, fields, entities: entitiesNow });
+    const from: Partial<Record<CardFormField, FieldSource>> = {};
+    for (const [name, field] of Object.entries(fields)) if (field?.source && !typed.has(name as CardFormField)) from[name as CardFormField] = field.source;
+    setSources((before) => ({ ...before, ...from }));
     setCard(filled.values);
     setReview(filled.review);
     setMissing(filled.missing);
@@ -146,7 +156,12 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         setReading({ state: 'failed', key, message: result.error.code === 'internal_error' ? readingFailureSentence('engine_failed') : result.error.message });
       } else if (result.value.status === 'failure' || !result.value.fields) {
         setReading({ state: 'failed', key, message: readingFailureSentence(result.value.failure_reason) });
+      } else if (result.value.barcodes?.some((b) => b.kind === 'licence') && Object.keys(result.value.fields).length === 0) {
+        // A licence, not a card: its details are offered for the patient; the card is still to photograph.
+        for (const b of result.value.barcodes) takeBarcode.current(b);
+        setReading({ state: 'failed', key, message: 'That photo is a driver’s licence or ID: its details are offered above. Photograph the insurance card for the card’s fields.' });
       } else {
+        for (const b of result.value.barcodes ?? []) if (b.kind !== 'payer' && b.kind !== 'digital_card') takeBarcode.current(b);
         setReading({ state: 'done', key, ...applyLatest.current(result.value.fields) });
       }
     });
@@ -154,6 +169,26 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
       current = false;
     };
   }, [bridge, frontKey, backKey, inboxItem, setReading]);
+
+  /** A barcode read from a photo or typed by a scanner: a licence is offered, a card's fields fill the form, anything else is said. */
+  const takeBarcodeNow = (reading: BarcodeReading) => {
+    setScanNotice(barcodeNotice(reading));
+    if (reading.kind === 'licence' && reading.licence) setLicence(reading.licence);
+    const fields = readingAsFields(reading);
+    if (fields) setReading({ state: 'done', key: `scan:${Date.now()}`, ...applyExtraction(fields) });
+  };
+  const takeBarcode = useRef(takeBarcodeNow);
+  takeBarcode.current = takeBarcodeNow;
+  useKeyboardWedge((text) => {
+    void bridge.barcodes.read({ text }).then((result) => (result.ok ? takeBarcode.current(result.value) : setScanNotice(result.error.message)));
+  });
+  const acceptLicence = () => {
+    if (!licence) return;
+    setMode('new');
+    setPatient((p) => ({ ...p, ...licencePatient(licence) }));
+    setPatientErrors(({ first_name: _f, last_name: _l, date_of_birth: _d, ...rest }) => rest);
+    setLicence(null);
+  };
 
   const useInboxItem = (item: InboxItem) => {
     setInboxItem(item);
@@ -187,6 +222,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
     };
     setReview(without);
     setMissing(without);
+    setSources(({ [field]: _s, ...rest }) => rest);
     setCardErrors(({ [field]: _, ...rest }) => rest);
     setQuestion(null);
   };
@@ -303,7 +339,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
       value={card[field]}
       onChange={(v) => setCardField(field, v)}
       error={cardErrors[field]}
-      hint={CARD_HINTS[field]}
+      hint={sources[field] ? SOURCE_WORDS[sources[field]] : CARD_HINTS[field]}
       review={missing.has(field) ? MISSING_MEMBER_ID : review.has(field) ? 'Check this against the card: it was hard to read.' : undefined}
     />
   );
@@ -354,6 +390,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
             <input type="radio" name="patient-mode" checked={mode === 'existing'} onChange={() => setMode('existing')} /> Existing patient
           </label>
         </fieldset>
+        {licence && !owner && <LicenceOffer licence={licence} onUse={acceptLicence} onDecline={() => setLicence(null)} />}
         {owner ? (
           <div className="row">
             <Notice tone="ok">
@@ -409,6 +446,11 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         )}
       </Panel>
 
+      {scanNotice && (
+        <Notice tone="info" live>
+          {scanNotice}
+        </Notice>
+      )}
       <InboxPicker chosenId={inboxItem?.id ?? null} onUse={useInboxItem} />
 
       {/* The photo beside what was read from it, so each field is checked against the card at a glance. */}

@@ -1,0 +1,59 @@
+import path from 'node:path';
+import { licenceBack, rngFrom } from '../../scripts/generate-barcode-cards';
+import { chooseFront, openScreen } from './desk-actions';
+import { expect, SCREENSHOT_DIR, test } from './fixtures';
+
+// Issue 27, items 1, 5 and 6: a licence's barcode offers the new patient's details; a
+// keyboard-wedge scanner's typing is recognised and never lands in a field.
+
+const VIEWPORTS = [
+  { width: 1366, height: 820 },
+  { width: 1024, height: 768 },
+];
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('a photo of a licence back offers its details; accepted, they fill the new patient', async ({ desk }) => {
+      const { page } = desk;
+      const licence = await licenceBack(rngFrom(7), 0, 'desk');
+      await openScreen(page, 'Intake');
+      await chooseFront(page, { name: licence.file, mimeType: 'image/jpeg', buffer: licence.bytes });
+      const offer = page.getByTestId('licence-offer');
+      await expect(offer).toBeVisible({ timeout: 30_000 });
+      await expect(offer).toContainText('Grace Adaeze Okafor');
+      await expect(offer).toContainText('02/29/1984');
+      // Offered, never filled silently.
+      await expect(page.getByLabel('First name', { exact: true })).toHaveValue('');
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `barcodes--licence-offer--${viewport.width}x${viewport.height}.png`) });
+      await offer.getByRole('button', { name: 'Use these details' }).click();
+      await expect(page.getByLabel('First name', { exact: true })).toHaveValue('Grace');
+      await expect(page.getByLabel('Last name', { exact: true })).toHaveValue('Okafor');
+      await expect(page.getByLabel('Date of birth', { exact: true })).toHaveValue('02/29/1984');
+    });
+
+    test('a keyboard-wedge scan of a licence (keys 10 ms apart) is held back from the focused field and offered', async ({ desk }) => {
+      const { page } = desk;
+      const licence = await licenceBack(rngFrom(7), 1, 'scan');
+      await openScreen(page, 'Intake');
+      const first = page.getByLabel('First name', { exact: true });
+      await first.click();
+      // What a scanner in keyboard mode types: CR and LF as Enter, the record separator dropped.
+      const typed = licence.truth.payload.replaceAll('\r', '\n').replaceAll('\x1e', '');
+      await page.keyboard.type(`${typed}\n`, { delay: 10 });
+      const offer = page.getByTestId('licence-offer');
+      await expect(offer).toBeVisible();
+      await expect(offer).toContainText('Marcus Lindqvist');
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `barcodes--wedge-offer--${viewport.width}x${viewport.height}.png`) });
+      await offer.getByRole('button', { name: 'Use these details' }).click();
+      await expect(first).toHaveValue('Marcus');
+      await expect(page.getByLabel('Last name', { exact: true })).toHaveValue('Lindqvist');
+      await expect(page.getByLabel('Date of birth', { exact: true })).toHaveValue('11/03/1991');
+      // A person typing into the same field afterwards is not taken for a scanner.
+      await first.fill('');
+      await first.pressSequentially('Sam', { delay: 120 });
+      await expect(first).toHaveValue('Sam');
+    });
+  });
+}

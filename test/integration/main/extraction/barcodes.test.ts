@@ -1,0 +1,94 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { generateBarcodeCards, type BarcodeCard } from '../../../../scripts/generate-barcode-cards';
+import { createExtractionEngine, type ExtractionEngine } from '@src/main/extraction/extraction-engine';
+import { createExtractionRunner } from '@src/main/extraction/extraction-runner';
+import { directoryEntities } from '@src/shared/payers/payer-directory';
+import type { CallContext } from '@src/shared/contract';
+import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+
+const DESK: CallContext = { source: 'dashboard' };
+
+let engine: ExtractionEngine;
+let cards: BarcodeCard[];
+let fx: HostFixture | undefined;
+
+beforeAll(async () => {
+  cards = await generateBarcodeCards(7);
+  engine = createExtractionEngine();
+}, 120_000);
+
+afterEach(async () => {
+  await fx?.cleanup();
+  fx = undefined;
+});
+
+afterAll(async () => {
+  await engine.close();
+});
+
+const card = (file: string) => cards.find((c) => c.file === file)!;
+const read = (c: BarcodeCard) => engine.extract([{ bytes: new Uint8Array(c.bytes) }], { entities: directoryEntities() });
+
+describe('barcodes in the card reader', () => {
+  it.each(['licence-0-scan', 'licence-0-desk', 'licence-1-scan', 'licence-1-desk'])("%s: a licence back's PDF417 gives the registration details, offered, not filled, and never its number", async (name) => {
+    const c = card(`${name}.jpg`);
+    const result = await read(c);
+    const p = c.truth.person!;
+    expect(result.barcodes).toEqual([
+      expect.objectContaining({ format: 'PDF417', kind: 'licence', status: 'read', licence: expect.objectContaining({ family_name: p.family, first_name: p.first, date_of_birth: p.dob, sex: p.sex }) }),
+    ]);
+    expect(result.fields).toEqual({});
+    expect(JSON.stringify(result)).not.toContain(p.number);
+  }, 60_000);
+
+  it.each(['scan', 'desk', 'glare', 'upside-down'])('a plan card with a PDF417 (%s): its member id and name come from the barcode and win over the OCR', async (how) => {
+    const result = await read(card(`payer-pdf417-${how}.jpg`));
+    expect(result.fields.member_id).toEqual({ value: 'XWP884210377', confidence: 1, source: 'barcode' });
+    expect(result.fields.member_name).toEqual({ value: 'TERESA MORALES', confidence: 1, source: 'barcode' });
+    expect(result.barcodes[0]).toMatchObject({ kind: 'payer', issuer_id: '8084061234', date_of_birth: '1979-03-14' });
+  }, 60_000);
+
+  it.each(['QRCode', 'DataMatrix', 'Aztec'])('a %s of no known layout is kept raw with the reading, nothing filled from it', async (symbology) => {
+    const c = card(`unknown-${symbology}.jpg`);
+    const result = await read(c);
+    expect(result.barcodes).toEqual([expect.objectContaining({ format: symbology, kind: 'unknown', raw: c.truth.payload })]);
+    expect(result.text).toContain(c.truth.payload);
+    expect(Object.values(result.fields).some((f) => f?.source)).toBe(false);
+  }, 60_000);
+
+  it('a card without a barcode is read by the OCR alone', async () => {
+    const result = await read(card('no-barcode.jpg'));
+    expect(result.barcodes).toEqual([]);
+    expect(result.fields.member_id?.value).toBe('XWP884210377');
+    expect(result.fields.member_id?.source).toBeUndefined();
+  }, 60_000);
+
+  it('after a licence is read at intake (preview) and as a stored card photo, its licence number is in no table', async () => {
+    fx = startTestHost({ localApi: false, hotFolder: false });
+    const h = fx.host;
+    const licence = card('licence-0-desk.jpg');
+    const photo = await h.service.uploadPhoto({ content_type: 'image/jpeg', bytes: new Uint8Array(licence.bytes) });
+    const preview = await h.bridge['extractions.preview']({ front_photo_object_key: photo.object_key });
+    expect(preview.barcodes?.[0]?.licence?.family_name).toBe('OKAFOR');
+    const typed = await h.bridge['barcodes.read']({ text: licence.truth.payload });
+    expect(typed.licence?.first_name).toBe('GRACE');
+
+    const runner = createExtractionRunner({ db: h.database.db, service: h.service, engine, clock: h.clock, events: h.events });
+    await runner.start!();
+    const patient = await h.service.create('patients', { first_name: 'GRACE', last_name: 'OKAFOR', date_of_birth: '1984-02-29' }, DESK);
+    const stored = await h.service.create('insurance_cards', { patient_id: patient.id, back_photo_object_key: photo.object_key }, DESK);
+    const extraction = await h.service.create('extractions', { insurance_card_id: stored.id }, DESK);
+    await runner.idle();
+    await runner.stop!();
+    expect((await h.service.get('extractions', extraction.id)).status).not.toBe('pending');
+
+    const sqlite = h.database.sqlite;
+    const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
+    const number = licence.truth.person!.number;
+    for (const { name } of tables) {
+      const rows = sqlite.prepare(`SELECT * FROM "${name}"`).all() as Record<string, unknown>[];
+      const hits = rows.filter((row) => Object.values(row).some((v) => (typeof v === 'string' ? v : Buffer.isBuffer(v) ? v.toString('latin1') : '').includes(number)));
+      expect(hits, `table ${name}`).toEqual([]);
+    }
+  }, 120_000);
+});
