@@ -143,6 +143,9 @@ function rxBin(raw: string): FormattedValue | null {
   return { value, fit: 1, repairs };
 }
 
+/** The fit of a code changed by a repair its format cannot confirm: under "check this" whatever the OCR says. */
+const GUESSED = 0.75;
+
 /**
  * RxPCN and RxGRP: short codes, all digits (9999, 03200000), all letters (ADV, UHEALTH) or
  * a prefix and digits (RX1234). Repairs only where the code is clearly one kind.
@@ -171,8 +174,10 @@ function rxCode(raw: string): FormattedValue | null {
     // UHEA1TH is UHEALTH: letters with one look-alike digit inside.
     repairs = repair(chars, 0, chars.length, TO_LETTER, /[0158]/);
   } else {
+    // A mixed code has no shape (NCPDP: up to 15 characters, assigned by the processor):
+    // a look-alike changed in it ("CDS859" made "CD5859") is a guess for a person to check.
     const id = repairPrefixedId(text);
-    return { value: id.value, fit: 0.95 * short, repairs: id.repairs };
+    return { value: id.value, fit: (id.repairs > 0 ? GUESSED : 0.95) * short, repairs: id.repairs };
   }
   return { value: chars.join(''), fit: short, repairs };
 }
