@@ -196,6 +196,13 @@ function memberName(raw: string): FormattedValue | null {
   let text = raw.replace(/[^\p{L}\p{N}\s,/.'-]/gu, ' ').replace(/\s+/g, ' ').trim();
   let repairs = 0;
   text = text.replace(/[0158]/g, (d) => (repairs++, TO_LETTER[d]));
+  // Names are printed in capitals or title case: a lower-case word before them is what the
+  // reading kept of a caption ("ame" of "Name"), not part of the name.
+  const leading = /^(\p{Ll}+) (?=\p{Lu})/u.exec(text);
+  if (leading && !NAME_PARTICLE.test(leading[1])) {
+    text = text.slice(leading[0].length);
+    repairs++;
+  }
   let parts: string[];
   const slash = /^([^,/]+)\/([^,/]+)$/.exec(text);
   const comma = /^([^,/]+),\s*([^,/]+)$/.exec(text);

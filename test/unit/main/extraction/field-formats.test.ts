@@ -71,6 +71,13 @@ describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () =>
     expect(FIELD_FORMATS.member_name('Diversified Group Administrators')).toBeNull();
     expect(FIELD_FORMATS.member_name('GRACE MUTUA')?.value).toBe('GRACE MUTUA');
   });
+
+  it('a lower-case word before a name printed in capitals is what was left of its caption, not part of it', () => {
+    expect(FIELD_FORMATS.member_name('ame DAVID Q DAVIS')).toMatchObject({ value: 'DAVID Q DAVIS', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('me Grace Davis')?.value).toBe('Grace Davis');
+    // Name particles are part of the name.
+    expect(FIELD_FORMATS.member_name('de LA CRUZ MARIA')?.value).toBe('de LA CRUZ MARIA');
+  });
 });
 
 describe('letter prefixes misread as digits', () => {
