@@ -58,6 +58,14 @@ export function repairPrefixedId(raw: string): { value: string; repairs: number;
   return { value: chars.join(''), repairs, digitShare };
 }
 
+/**
+ * A letter that prints like a digit (B 8, Z 2, G 6) as the last of a prefix, right before
+ * the digits: "AB22322" may be A822322, and the format cannot say which.
+ */
+const AMBIGUOUS_PREFIX_END = /^[A-Z]{0,3}[BZG]\d/;
+/** The fit of an id or group whose prefix may end in a digit misread. */
+const AMBIGUOUS_FIT = 0.9;
+
 function compact(raw: string, keep = /[A-Za-z0-9|]/): string {
   return [...raw].filter((c) => keep.test(c)).join('');
 }
@@ -116,6 +124,7 @@ function memberId(raw: string): FormattedValue | null {
   let fit = /^[A-Z]{0,4}\d{5,}$/.test(value) || HICN.test(value) ? 1 : /^[A-Z]{0,4}\d+[A-Z0-9]*$/.test(value) ? 0.85 : 0.7;
   // Few ids are this short; a short one is as likely the start of a longer one cut off.
   if (value.length < 6) fit *= 0.85;
+  if (AMBIGUOUS_PREFIX_END.test(value)) fit *= AMBIGUOUS_FIT;
   return { value, fit, repairs };
 }
 
@@ -124,7 +133,7 @@ function groupNumber(raw: string): FormattedValue | null {
   const cleaned = compact(raw, /[A-Za-z0-9|-]/).replace(/^-+|-+$/g, '');
   const { value, repairs } = repairPrefixedId(cleaned);
   if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
-  const fit = /^[A-Z]{0,4}\d{3,}(-\d+)*$/.test(value) ? 1 : /\d/.test(value) ? 0.8 : 0.6;
+  const fit = (/^[A-Z]{0,4}\d{3,}(-\d+)*$/.test(value) ? 1 : /\d/.test(value) ? 0.8 : 0.6) * (AMBIGUOUS_PREFIX_END.test(value) ? AMBIGUOUS_FIT : 1);
   return { value, fit, repairs };
 }
 

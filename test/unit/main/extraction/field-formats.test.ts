@@ -48,6 +48,14 @@ describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () =>
     expect(FIELD_FORMATS.rx_pcn('0213ENGT')!.fit).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('an id or group whose prefix ends in a letter that prints like a digit (B 8, Z 2, G 6) fits less surely', () => {
+    // "AB22322" may be A822322: the format cannot tell the prefix's end from the digits.
+    expect(FIELD_FORMATS.group_number('AB22322')).toMatchObject({ value: 'AB22322' });
+    expect(FIELD_FORMATS.group_number('AB22322')!.fit).toBeLessThan(FIELD_FORMATS.group_number('AH22322')!.fit);
+    expect(FIELD_FORMATS.member_id('XZ2123456789')!.fit).toBeLessThan(FIELD_FORMATS.member_id('XYH123456789')!.fit);
+    expect(FIELD_FORMATS.member_id('XYH123456789')!.fit).toBe(1);
+  });
+
   it('group numbers keep dashes and letter prefixes', () => {
     expect(FIELD_FORMATS.group_number('705214-OO1')?.value).toBe('705214-001');
     expect(FIELD_FORMATS.group_number('HX2390')?.value).toBe('HX2390');
