@@ -166,6 +166,19 @@ const CROSS_CHECK_BELOW = 0.92;
 /** Two readings that disagree: below "check this". */
 const DISAGREED = 0.7;
 
+/** How near the region's border (share of its width) a word counts as running into it; cards print a margin. */
+const AT_BORDER = 0.004;
+
+/**
+ * Whether printed words run into the border of what was read: a card has a margin all
+ * round, so a region cut through its printing is not the whole card.
+ */
+export function cutThroughPrint(page: Pick<OcrPage, 'lines' | 'width' | 'height'>): boolean {
+  const edge = Math.max(2, AT_BORDER * page.width);
+  // Only words the OCR read as words: specks and a scanner's streaks at the border are not print.
+  return page.lines.some((l) => l.words.some((w) => w.confidence >= 60 && /\p{L}{2}|\d{2}/u.test(w.text) && (w.bbox.x0 <= edge || w.bbox.x1 >= page.width - edge || w.bbox.y0 <= edge || w.bbox.y1 >= page.height - edge)));
+}
+
 /**
  * One warm tesseract.js worker (started on the first card, or by `warmUp`), reused for
  * every card and every photo; recognition runs in a worker thread, so the main process
@@ -352,7 +365,10 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     // a scanner's streaks), and a large photo scaled down to be read may hold the card too
     // small to read (a card in a screenshot of a document): when the first reading found
     // little, the whole photo is read again, at its own resolution where it was scaled down.
-    if (evidenceOf(read.fields) < ENOUGH_EVIDENCE) {
+    // So may a region whose border runs through printed words: a box on the card, or the
+    // card cut by a scanner's streak ("Open Access Plu" at the region's edge).
+    const cutThrough = prepared.some((p, i) => p.cutOut && firstPages[i] && cutThroughPrint(firstPages[i]));
+    if (evidenceOf(read.fields) < ENOUGH_EVIDENCE || cutThrough) {
       const cut = prepared.some((p) => p.cutOut);
       const reduced = prepared.some((p) => (p.enlarged ?? 1) < 0.95);
       if (cut || reduced) {

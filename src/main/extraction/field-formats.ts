@@ -58,6 +58,14 @@ export function repairPrefixedId(raw: string): { value: string; repairs: number;
   return { value: chars.join(''), repairs, digitShare };
 }
 
+/**
+ * A letter that prints like a digit (B 8, Z 2, G 6) as the last of a prefix, right before
+ * the digits: "AB22322" may be A822322, and the format cannot say which.
+ */
+const AMBIGUOUS_PREFIX_END = /^[A-Z]{0,3}[BZG]\d/;
+/** The fit of an id or group whose prefix may end in a digit misread. */
+const AMBIGUOUS_FIT = 0.9;
+
 function compact(raw: string, keep = /[A-Za-z0-9|]/): string {
   return [...raw].filter((c) => keep.test(c)).join('');
 }
@@ -116,6 +124,7 @@ function memberId(raw: string): FormattedValue | null {
   let fit = /^[A-Z]{0,4}\d{5,}$/.test(value) || HICN.test(value) ? 1 : /^[A-Z]{0,4}\d+[A-Z0-9]*$/.test(value) ? 0.85 : 0.7;
   // Few ids are this short; a short one is as likely the start of a longer one cut off.
   if (value.length < 6) fit *= 0.85;
+  if (AMBIGUOUS_PREFIX_END.test(value)) fit *= AMBIGUOUS_FIT;
   return { value, fit, repairs };
 }
 
@@ -124,7 +133,7 @@ function groupNumber(raw: string): FormattedValue | null {
   const cleaned = compact(raw, /[A-Za-z0-9|-]/).replace(/^-+|-+$/g, '');
   const { value, repairs } = repairPrefixedId(cleaned);
   if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
-  const fit = /^[A-Z]{0,4}\d{3,}(-\d+)*$/.test(value) ? 1 : /\d/.test(value) ? 0.8 : 0.6;
+  const fit = (/^[A-Z]{0,4}\d{3,}(-\d+)*$/.test(value) ? 1 : /\d/.test(value) ? 0.8 : 0.6) * (AMBIGUOUS_PREFIX_END.test(value) ? AMBIGUOUS_FIT : 1);
   return { value, fit, repairs };
 }
 
@@ -142,6 +151,9 @@ function rxBin(raw: string): FormattedValue | null {
   if (!/^\d{6}$/.test(value)) return null;
   return { value, fit: 1, repairs };
 }
+
+/** The fit of a code changed by a repair its format cannot confirm: under "check this" whatever the OCR says. */
+const GUESSED = 0.75;
 
 /**
  * RxPCN and RxGRP: short codes, all digits (9999, 03200000), all letters (ADV, UHEALTH) or
@@ -171,8 +183,10 @@ function rxCode(raw: string): FormattedValue | null {
     // UHEA1TH is UHEALTH: letters with one look-alike digit inside.
     repairs = repair(chars, 0, chars.length, TO_LETTER, /[0158]/);
   } else {
+    // A mixed code has no shape (NCPDP: up to 15 characters, assigned by the processor):
+    // a look-alike changed in it ("CDS859" made "CD5859") is a guess for a person to check.
     const id = repairPrefixedId(text);
-    return { value: id.value, fit: 0.95 * short, repairs: id.repairs };
+    return { value: id.value, fit: (id.repairs > 0 ? GUESSED : 0.95) * short, repairs: id.repairs };
   }
   return { value: chars.join(''), fit: short, repairs };
 }
@@ -191,6 +205,13 @@ function memberName(raw: string): FormattedValue | null {
   let text = raw.replace(/[^\p{L}\p{N}\s,/.'-]/gu, ' ').replace(/\s+/g, ' ').trim();
   let repairs = 0;
   text = text.replace(/[0158]/g, (d) => (repairs++, TO_LETTER[d]));
+  // Names are printed in capitals or title case: a lower-case word before them is what the
+  // reading kept of a caption ("ame" of "Name"), not part of the name.
+  const leading = /^(\p{Ll}+) (?=\p{Lu})/u.exec(text);
+  if (leading && !NAME_PARTICLE.test(leading[1])) {
+    text = text.slice(leading[0].length);
+    repairs++;
+  }
   let parts: string[];
   const slash = /^([^,/]+)\/([^,/]+)$/.exec(text);
   const comma = /^([^,/]+),\s*([^,/]+)$/.exec(text);

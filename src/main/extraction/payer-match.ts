@@ -38,6 +38,22 @@ interface NameDoc {
   joined: string;
   /** The payer's own name, not one of its alternate names (which include product names). */
   primary: boolean;
+  /**
+   * Words only in the name's parentheses: a qualifier the directory adds (an acronym, the
+   * administrator, a city: "United Medical Resources (UMR Onalaska)"), which cards leave out.
+   */
+  qualifier: Set<string>;
+}
+
+/** The words of a name outside and inside its parentheses. */
+export function nameParts(name: string): { words: string[]; qualifier: Set<string> } {
+  const meaningful = (text: string) => wordsOf(text).filter((w) => !FILLER.has(w));
+  const words = [...new Set(meaningful(name))];
+  const outside = new Set(meaningful(name.replace(/\([^)]*\)?/g, ' ')));
+  // One word outside the parentheses is too little to go on alone ("iCare" turns up inside
+  // "MEDICARE"): such a name, like one all in parentheses, is matched whole.
+  const qualifier = outside.size < 2 ? new Set<string>() : new Set(words.filter((w) => !outside.has(w)));
+  return { words, qualifier };
 }
 
 interface Matcher {
@@ -79,8 +95,8 @@ function matcherFor(entities: readonly ClearinghouseEntity[]): Matcher {
   const byId = new Map<string, number>();
   entries.forEach((entry, i) => {
     [entry.name, ...entry.alternate_names].forEach((name, k) => {
-      const words = [...new Set(wordsOf(name).filter((w) => !FILLER.has(w)))];
-      if (words.length > 0) docs.push({ entry: i, words, joined: words.join(''), primary: k === 0 });
+      const { words, qualifier } = nameParts(name);
+      if (words.length > 0) docs.push({ entry: i, words, joined: words.join(''), primary: k === 0, qualifier });
     });
     for (const id of [entry.payer_id, ...entry.alias_ids]) if (!byId.has(id.toUpperCase())) byId.set(id.toUpperCase(), i);
   });
@@ -147,7 +163,7 @@ interface Scored {
   primary: boolean;
   /** Found on a header line. */
   header: boolean;
-  /** The name's region is not on the card ("Premera Blue Cross" for "…of Alaska"). */
+  /** The name's region or its parenthesised qualifier is not on the card ("Premera Blue Cross" for "…of Alaska"). */
   regionLeftOut: boolean;
   /** The card's words the name was found in, for the desk to see what the match rests on. */
   printed?: string;
@@ -172,10 +188,12 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
       at.set(r.word, [...(at.get(r.word) ?? []), position]);
     }
   });
+  // What a card may leave out of a name: its region, and what the directory adds in parentheses.
+  const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || doc.qualifier.has(w);
   // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
   // "Shared In and Out of Network" does not spell "Shared Health".
   const inOrder = (doc: NameDoc) => {
-    const named = doc.words.filter((w) => !REGION_WORDS.has(w));
+    const named = doc.words.filter((w) => !mayLeaveOut(doc, w));
     let previous = -1;
     let first = -1;
     for (const w of named) {
@@ -212,7 +230,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     // Every word of the name but its region must be there: "Shared Health Mississippi" is
     // not named by a line that says "Shared". A name of common words only ("Network
     // Health") must be printed as it is written, words together.
-    if (!whole && (doc.words.some((w) => !REGION_WORDS.has(w) && !found.has(w)) || !inOrder(doc))) continue;
+    if (!whole && (doc.words.some((w) => !mayLeaveOut(doc, w) && !found.has(w)) || !inOrder(doc))) continue;
     if (!whole && doc.words.length === 2 && doc.words.every((w) => (m.postings.get(w)?.length ?? 0) > COMMON_WORD)) continue;
     // A short acronym alone ("CMS", "GHI") turns up on cards by chance, and a one-word name
     // is too little to go on when it was only nearly read ("Benefits" is not "Benefit Inc.").
@@ -224,11 +242,12 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     let got = 0;
     for (const w of doc.words) {
       // Cards often leave out the region a payer's name ends with ("Premera Blue Cross").
-      const weight = (m.idf.get(w) ?? 0) * (REGION_WORDS.has(w) ? 0.25 : 1);
+      // A qualifier weighs less still: the directory's addition, rarely on the card at all.
+      const weight = (m.idf.get(w) ?? 0) * (doc.qualifier.has(w) ? 0.1 : REGION_WORDS.has(w) ? 0.25 : 1);
       total += weight;
       got += weight * (whole ? 1 : (found.get(w) ?? 0));
     }
-    if (total > 0) out.push({ entry: doc.entry, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => REGION_WORDS.has(w) && !found.has(w)) });
+    if (total > 0) out.push({ entry: doc.entry, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)) });
   }
   return out;
 }

@@ -70,6 +70,8 @@ const CARD_VOCABULARY = new Set([
   'PCP', 'ER', 'UC', 'GENERIC', 'BRAND', 'PREFERRED', 'NONPREFERRED', 'SPECIALTY', 'TIER', 'RETAIL', 'ORDER',
   'INNETWORK', 'OUTOFNETWORK', 'INDIVIDUAL', 'FAMILY', 'MAXIMUM', 'MAX', 'OOP', 'MET', 'WAIVED', 'CHIROPRACTIC', 'VISION', 'DENTAL',
   'TELEHEALTH', 'VIRTUAL', 'LAB', 'XRAY', 'AMBULANCE', 'PREVENTIVE', 'WELLNESS',
+  // what company names end with (an insurer's or an employer's name is not a person's)
+  'ASSURANCE', 'MUTUAL', 'CORPORATION', 'INCORPORATED', 'ASSOCIATION', 'ALLIANCE', 'ADMINISTRATORS', 'LTD', 'HEALTHCARE',
   // the abbreviations copay tables print
   'DED', 'IND', 'FAM', 'INDFAM', 'COINS', 'SPEC', 'OV', 'UCC', 'EMER', 'RX', 'MH', 'SA',
 ]);

@@ -37,6 +37,25 @@ describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () =>
     expect(FIELD_FORMATS.rx_pcn('0213ENGT')?.value).toBe('0213ENGT');
   });
 
+  it('a mixed Rx code changed by a repair is a guess, fit under "check this" (NCPDP gives RxGRP no shape)', () => {
+    // Printed CDS859: the S before the digits reads as a 5 by the member-id rule, and
+    // nothing in the code's format says which it is.
+    expect(FIELD_FORMATS.rx_group('CDS859')).toMatchObject({ value: 'CD5859', repairs: 1 });
+    expect(FIELD_FORMATS.rx_group('CDS859')!.fit).toBeLessThan(0.8);
+    expect(FIELD_FORMATS.rx_group('RX2O76')!.fit).toBeLessThan(0.8);
+    // Read as printed, nothing changed: as sure as the OCR.
+    expect(FIELD_FORMATS.rx_group('RX6833')!.fit).toBeGreaterThanOrEqual(0.9);
+    expect(FIELD_FORMATS.rx_pcn('0213ENGT')!.fit).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it('an id or group whose prefix ends in a letter that prints like a digit (B 8, Z 2, G 6) fits less surely', () => {
+    // "AB22322" may be A822322: the format cannot tell the prefix's end from the digits.
+    expect(FIELD_FORMATS.group_number('AB22322')).toMatchObject({ value: 'AB22322' });
+    expect(FIELD_FORMATS.group_number('AB22322')!.fit).toBeLessThan(FIELD_FORMATS.group_number('AH22322')!.fit);
+    expect(FIELD_FORMATS.member_id('XZ2123456789')!.fit).toBeLessThan(FIELD_FORMATS.member_id('XYH123456789')!.fit);
+    expect(FIELD_FORMATS.member_id('XYH123456789')!.fit).toBe(1);
+  });
+
   it('group numbers keep dashes and letter prefixes', () => {
     expect(FIELD_FORMATS.group_number('705214-OO1')?.value).toBe('705214-001');
     expect(FIELD_FORMATS.group_number('HX2390')?.value).toBe('HX2390');
@@ -51,6 +70,21 @@ describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () =>
     expect(FIELD_FORMATS.member_name('Services 1-800-947-9106')).toBeNull();
     expect(FIELD_FORMATS.member_name('Member Services')).toBeNull();
     expect(FIELD_FORMATS.member_name('CHEN')).toBeNull();
+  });
+
+  it('a company name is not a member name (legal and insurers\' designators: Assurance, Mutual, Association…)', () => {
+    expect(FIELD_FORMATS.member_name("Businessmen's Assurance")).toBeNull();
+    expect(FIELD_FORMATS.member_name('MERIDIAN MUTUAL')).toBeNull();
+    expect(FIELD_FORMATS.member_name('Hawaii Management Alliance Association')).toBeNull();
+    expect(FIELD_FORMATS.member_name('Diversified Group Administrators')).toBeNull();
+    expect(FIELD_FORMATS.member_name('GRACE MUTUA')?.value).toBe('GRACE MUTUA');
+  });
+
+  it('a lower-case word before a name printed in capitals is what was left of its caption, not part of it', () => {
+    expect(FIELD_FORMATS.member_name('ame DAVID Q DAVIS')).toMatchObject({ value: 'DAVID Q DAVIS', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('me Grace Davis')?.value).toBe('Grace Davis');
+    // Name particles are part of the name.
+    expect(FIELD_FORMATS.member_name('de LA CRUZ MARIA')?.value).toBe('de LA CRUZ MARIA');
   });
 });
 

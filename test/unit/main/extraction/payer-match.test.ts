@@ -127,3 +127,29 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
   });
 });
 
+
+describe('a name printed without what the directory adds in parentheses', () => {
+  const entities = directoryEntities();
+  const lines = (...texts: string[]) => texts.map((text) => ({ text, confidence: 0.9, header: true }));
+
+  it('separates the words inside parentheses (an acronym, the administrator, a city) from the name', async () => {
+    const { nameParts } = await import('@src/main/extraction/payer-match');
+    expect(nameParts('Public Employees Health Plan (PEHP)')).toEqual({ words: ['public', 'employees', 'health', 'pehp'], qualifier: new Set(['pehp']) });
+    expect(nameParts('Cigna')).toEqual({ words: ['cigna'], qualifier: new Set() });
+    // One word outside is too little alone: matched whole.
+    expect(nameParts('iCare (Independent Care Health Plan)').qualifier).toEqual(new Set());
+  });
+
+  it('matches the name the card prints, and a name several payers share stays a lead to check', () => {
+    const pehp = matchPayerLines(lines('Public Employees Health Plan'), entities);
+    expect(pehp?.entity.name).toBe('Public Employees Health Plan (PEHP)');
+    // Five payers are "United Medical Resources" something: the one matched is a guess.
+    const umr = matchPayerLines(lines('United Medical Resources'), entities);
+    expect(umr?.entity.name).toMatch(/United Medical Resources/);
+    expect(umr!.score).toBeLessThan(REVIEW_BELOW);
+    // The name without its qualifier, stacked on two lines.
+    expect(matchPayerLines(lines('North American', 'Insurance Company'), entities)?.entity.name).toBe('North American Insurance Company (Oxford Life)');
+    // A payer printed by its own name is not mistaken for the same name with a qualifier.
+    expect(matchPayerLines(lines('Cigna'), entities)?.entity.name).toBe('Cigna');
+  });
+});
