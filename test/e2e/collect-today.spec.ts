@@ -1,10 +1,6 @@
-import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
-import { summarizeBenefits } from '@src/shared/benefit-summary';
-import { estimateVisit } from '@src/shared/estimate';
-import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
+import { checkOfficeVisitForEstimate, openScreen } from './desk-actions';
 import { expect, test } from './fixtures';
 
-const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
 const FEES = 'Visit type,Payer,Allowed\nOffice visit,Aetna,125.00\nOffice visit,default,100\nLab,default,40\n';
 
 // Issue 30, items 1 and 2: import a fee schedule in Settings; check a patient; "Collect today" with its steps.
@@ -31,18 +27,8 @@ for (const viewport of [
       await expect(panel.getByRole('table', { name: 'Fee schedule' }).getByRole('row')).toHaveCount(4);
       await desk.shot('fee-schedule');
 
-      await openScreen(page, 'Intake');
-      await fillNewPatient(page, { first: 'Maria', last: 'Garcia', dob: '03/14/1978' });
-      await choosePayer(page, 'Aetna');
-      await memberIdField(page).fill('W284619375');
-      await saveCard(page);
-      await runCheck(page, { serviceType: OFFICE_VISIT });
-      const tile = page.getByTestId('benefits-summary').getByTestId('collect-today');
-      await expect(tile).toBeVisible({ timeout: 20_000 });
       // The sandbox's own answer for this member, through the same arithmetic, with Aetna's $125 row.
-      const summary = summarizeBenefits({ benefits: buildActiveBenefits('W284619375', 'professional_physician_visit_office'), service_type: 'professional_physician_visit_office' });
-      const now = new Date().toISOString();
-      const expected = estimateVisit({ summary, allowed_cents: 12500, checked_at: now, now, freshness_days: 30 });
+      const { tile, expected } = await checkOfficeVisitForEstimate(page, 12500);
       await expect(tile.getByTestId('collect-today-visit-type')).toHaveValue('Office visit');
       await expect(tile.getByTestId('collect-today-amount')).toHaveText(expected.headline.replace('Collect today: ', ''));
       await expect(tile.getByTestId('collect-today-steps')).toContainText('$125.00 expected allowed amount (fee schedule)');

@@ -1,12 +1,8 @@
-import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
-import { summarizeBenefits } from '@src/shared/benefit-summary';
 import { formatCents } from '@src/shared/money';
-import { estimateVisit } from '@src/shared/estimate';
-import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
+import { checkOfficeVisitForEstimate, openScreen } from './desk-actions';
 import { seriousViolations } from './axe';
 import { expect, test } from './fixtures';
 
-const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
 const FEES = 'Visit type,Payer,Allowed\nOffice visit,Aetna,125.00\nOffice visit,default,100\n';
 /** Dollars as the desk types them, from cents. */
 const typed = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -32,17 +28,7 @@ for (const viewport of [
       await receipts.scrollIntoViewIfNeeded();
       await desk.shot('settings-receipts');
 
-      await openScreen(page, 'Intake');
-      await fillNewPatient(page, { first: 'Maria', last: 'Garcia', dob: '03/14/1978' });
-      await choosePayer(page, 'Aetna');
-      await memberIdField(page).fill('W284619375');
-      await saveCard(page);
-      await runCheck(page, { serviceType: OFFICE_VISIT });
-      const tile = page.getByTestId('benefits-summary').getByTestId('collect-today');
-      await expect(tile).toBeVisible({ timeout: 20_000 });
-      const summary = summarizeBenefits({ benefits: buildActiveBenefits('W284619375', 'professional_physician_visit_office'), service_type: 'professional_physician_visit_office' });
-      const now = new Date().toISOString();
-      const estimate = estimateVisit({ summary, allowed_cents: 12500, checked_at: now, now, freshness_days: 30 });
+      const { tile, expected: estimate } = await checkOfficeVisitForEstimate(page, 12500);
       await expect(tile.getByTestId('collect-today-amount')).toHaveText(estimate.headline.replace('Collect today: ', ''));
       // What is paid: the estimate's most, else its least, else $20 (confirmed as above a $0 estimate).
       const pay = estimate.max_cents || estimate.min_cents || 2000;

@@ -1,5 +1,8 @@
 import type { Locator, Page } from '@playwright/test';
 import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
+import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
+import { summarizeBenefits } from '@src/shared/benefit-summary';
+import { estimateVisit } from '@src/shared/estimate';
 import { expect } from './fixtures';
 
 /** What the desk types at Intake for a new patient. */
@@ -102,4 +105,26 @@ export async function tabTo(page: Page, target: Locator, limit = 60): Promise<vo
     return el ? `${el.tagName}#${el.id} "${(el.textContent ?? '').slice(0, 40)}"` : 'nothing';
   });
   throw new Error(`Tab never reached ${target.toString()}; focus is on ${focused}`);
+}
+
+const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
+
+/**
+ * The estimate flow's opening (issue 30): Maria Garcia registered with an Aetna card and an
+ * office visit checked against the sandbox; answers the "Collect today" tile and what it
+ * must say: the sandbox's own answer for her member id through the same arithmetic, with
+ * the fee schedule's `allowedCents`.
+ */
+export async function checkOfficeVisitForEstimate(page: Page, allowedCents: number): Promise<{ tile: Locator; expected: ReturnType<typeof estimateVisit> }> {
+  await openScreen(page, 'Intake');
+  await fillNewPatient(page, { first: 'Maria', last: 'Garcia', dob: '03/14/1978' });
+  await choosePayer(page, 'Aetna');
+  await memberIdField(page).fill('W284619375');
+  await saveCard(page);
+  await runCheck(page, { serviceType: OFFICE_VISIT });
+  const tile = page.getByTestId('benefits-summary').getByTestId('collect-today');
+  await expect(tile).toBeVisible({ timeout: 20_000 });
+  const summary = summarizeBenefits({ benefits: buildActiveBenefits('W284619375', 'professional_physician_visit_office'), service_type: 'professional_physician_visit_office' });
+  const now = new Date().toISOString();
+  return { tile, expected: estimateVisit({ summary, allowed_cents: allowedCents, checked_at: now, now, freshness_days: 30 }) };
 }
