@@ -26,6 +26,19 @@ for (const viewport of [
       await expect(panel).toContainText('Imported 3 amounts from fees.csv.');
       await expect(panel.getByRole('table', { name: 'Fee schedule' }).getByRole('row')).toHaveCount(4);
       await desk.shot('fee-schedule');
+      // One amount at a time: a bad amount named at its field, a good one added, then removed.
+      const editor = panel.getByRole('form', { name: 'Add or change an amount' });
+      await editor.getByLabel('Visit type or code').fill('Flu shot');
+      await editor.getByLabel('Allowed ($)').fill('-35');
+      await editor.getByRole('button', { name: 'Save amount' }).click();
+      await expect(editor).toContainText('negative allowed amount');
+      await editor.getByLabel('Allowed ($)').fill('35');
+      await editor.getByRole('button', { name: 'Save amount' }).click();
+      await expect(panel).toContainText('Saved the amount for Flu shot.');
+      await expect(panel.getByRole('table', { name: 'Fee schedule' }).getByRole('row')).toHaveCount(5);
+      await desk.shot('fee-schedule-edited');
+      await panel.getByRole('button', { name: 'Remove the amount for Flu shot, default payer' }).click();
+      await expect(panel.getByRole('table', { name: 'Fee schedule' }).getByRole('row')).toHaveCount(4);
 
       // The sandbox's own answer for this member, through the same arithmetic, with Aetna's $125 row.
       const { tile, expected } = await checkOfficeVisitForEstimate(page, 12500);

@@ -54,6 +54,8 @@ export const AUDIT_RULES: Partial<Record<BridgeMethod, AuditRule>> = {
   'appointments.updateSettings': changedSettings,
   'localApi.regenerateToken': setting('local_api_token'),
   'feeSchedule.import': setting('fee_schedule'),
+  'feeSchedule.setRow': setting('fee_schedule'),
+  'feeSchedule.removeRow': setting('fee_schedule'),
   'feeSchedule.updateFreshness': setting('estimate_freshness'),
 };
 

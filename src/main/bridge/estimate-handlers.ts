@@ -3,7 +3,7 @@ import { localDate } from '../appointments/appointment-import';
 import { bytesOf } from './appointment-handlers';
 import type { HandlersFor } from './handlers';
 
-type EstimateMethods = 'feeSchedule.get' | 'feeSchedule.import' | 'feeSchedule.export' | 'feeSchedule.updateFreshness' | 'estimates.forCheck';
+type EstimateMethods = 'feeSchedule.get' | 'feeSchedule.import' | 'feeSchedule.export' | 'feeSchedule.updateFreshness' | 'feeSchedule.setRow' | 'feeSchedule.removeRow' | 'estimates.forCheck';
 
 /** The fee schedule in Settings and the "Collect today" estimate on the Eligibility summary. */
 export function estimateHandlers(deps: EstimateDeps): HandlersFor<EstimateMethods> {
@@ -12,6 +12,8 @@ export function estimateHandlers(deps: EstimateDeps): HandlersFor<EstimateMethod
     'feeSchedule.import': async (input) => deps.fees.import(bytesOf(input)),
     'feeSchedule.export': async () => ({ csv: deps.fees.exportCsv(), filename: `fee-schedule-${localDate(deps.clock.now())}.csv` }),
     'feeSchedule.updateFreshness': async ({ freshness_days }) => deps.fees.setFreshnessDays(freshness_days),
+    'feeSchedule.setRow': async (input) => deps.fees.setRow(input),
+    'feeSchedule.removeRow': async (input) => deps.fees.removeRow(input),
     'estimates.forCheck': async (input) => estimateForCheck(deps, input),
   };
 }

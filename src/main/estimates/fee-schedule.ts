@@ -5,10 +5,10 @@ import type { Clock } from '../support/clock';
 import { payerResolver } from '../appointments/schedule-card';
 import { mappingByHeaderNames, readDelimitedTable } from '../appointments/schedule-file';
 import { nameKey } from '../appointments/schedule-values';
-import { FeeSchedule, FeeScheduleRow, type FeeScheduleImported } from '../../shared/bridge/estimate-contract';
+import { FeeSchedule, FeeScheduleRow, type FeeRowInput, type FeeRowKey, type FeeScheduleImported } from '../../shared/bridge/estimate-contract';
 import type { FieldError } from '../../shared/contract';
 import { centsFromDecimal, formatCents } from '../../shared/money';
-import { validationFailed } from '../../shared/service-error';
+import { ServiceError, validationFailed } from '../../shared/service-error';
 import { z } from 'zod';
 
 /**
@@ -71,6 +71,10 @@ export interface FeeScheduleStore {
   /** Reads, checks and replaces the whole fee schedule; any bad row refuses the file, naming every bad row, and changes nothing. */
   import(bytes: Uint8Array): FeeScheduleImported;
   setFreshnessDays(days: number): FeeSchedule;
+  /** Adds one amount, or changes the one for the same visit type and payer (Settings' editor). */
+  setRow(input: FeeRowInput): FeeSchedule;
+  /** Removes the amount for a visit type and payer; refused when there is none. */
+  removeRow(input: FeeRowKey): FeeSchedule;
   /** The schedule as CSV, in the columns the import reads. */
   exportCsv(): string;
   /** The allowed amount for a visit type or procedure code at a payer: the payer's row, else the default row; null when neither. */
@@ -108,6 +112,21 @@ export function createFeeScheduleStore(deps: FeeScheduleDeps): FeeScheduleStore 
       put(KEYS.freshness_days, days);
       return read();
     },
+    setRow(input) {
+      const row = readFeeRow(payerResolver(db), input);
+      if ('code' in row) throw validationFailed([{ path: row.field, code: row.code, message: `This amount ${row.message}` }]);
+      const rows = read().rows;
+      const at = rows.findIndex((existing) => feeRowKey(existing) === feeRowKey(row));
+      put(KEYS.rows, at === -1 ? [...rows, row] : rows.map((existing, i) => (i === at ? row : existing)));
+      return read();
+    },
+    removeRow(input) {
+      const rows = read().rows;
+      const kept = rows.filter((existing) => feeRowKey(existing) !== feeRowKey(input));
+      if (kept.length === rows.length) throw new ServiceError('resource_not_found', `The fee schedule has no amount for ${input.service} at that payer.`);
+      put(KEYS.rows, kept);
+      return read();
+    },
     exportCsv() {
       return toCsv(read().rows);
     },
@@ -123,6 +142,31 @@ export function allowedIn(rows: readonly FeeScheduleRow[], service: string, clea
   const matching = rows.filter((row) => nameKey(row.service) === key);
   return matching.find((row) => clearinghouseEntityId !== null && row.clearinghouse_entity_id === clearinghouseEntityId) ?? matching.find((row) => row.clearinghouse_entity_id === null) ?? null;
 }
+
+/** One amount as typed (a file's row, or Settings' form): checked, the payer resolved in the directory. */
+function readFeeRow(
+  resolvePayer: ReturnType<typeof payerResolver>,
+  cells: { service: string; payer: string; allowed: string },
+): FeeScheduleRow | { field: FeeField; code: string; message: string } {
+  const bad = (field: FeeField, code: string, message: string) => ({ field, code, message });
+  const service = cells.service.trim();
+  if (!service) return bad('service', 'missing_service', 'has no visit type or procedure code.');
+  if (service.length > 100) return bad('service', 'invalid_service', 'has a visit type longer than 100 characters.');
+  const payerText = cells.payer.trim();
+  let payer: { name: string | null; id: string | null } = { name: null, id: null };
+  if (!DEFAULT_PAYER.has(payerText.toLowerCase())) {
+    const found = resolvePayer(payerText);
+    if (found.kind === 'none') return bad('payer', 'unknown_payer', 'names a payer that is not in the payer directory: use its name or payer id as the payer picker lists it, or "default" for every other payer.');
+    if (found.kind === 'ambiguous') return bad('payer', 'ambiguous_payer', 'names a payer that matches several in the payer directory: use its payer id.');
+    payer = { name: payerText, id: found.entry.id };
+  }
+  const amount = readAmount(cells.allowed);
+  if ('code' in amount) return bad('allowed', amount.code, amount.message);
+  return { service, payer: payer.name, clearinghouse_entity_id: payer.id, allowed_cents: amount.cents };
+}
+
+/** Rows are one amount per visit type (any case and spacing) and payer. */
+const feeRowKey = (row: Pick<FeeScheduleRow, 'service' | 'clearinghouse_entity_id'>) => `${nameKey(row.service)}|${row.clearinghouse_entity_id ?? ''}`;
 
 /** Every row checked before anything is written: all the bad rows are named at once, so the desk fixes the file in one go. */
 export function parseFeeSchedule(db: Db, bytes: Uint8Array): FeeScheduleRow[] {
@@ -140,25 +184,13 @@ export function parseFeeSchedule(db: Db, bytes: Uint8Array): FeeScheduleRow[] {
   table.rows.forEach((cells, i) => {
     const row = table.firstRow + i;
     const cell = (field: FeeField) => (mapping[field] === undefined ? '' : (cells[mapping[field]!] ?? '').trim());
-    const bad = (field: FeeField, code: string, message: string) => errors.push({ path: `rows[${row}].${field}`, code, message: `Row ${row} ${message}` });
-    const service = cell('service');
-    if (!service) return bad('service', 'missing_service', 'has no visit type or procedure code.');
-    if (service.length > 100) return bad('service', 'invalid_service', 'has a visit type longer than 100 characters.');
-    const payerText = cell('payer');
-    let payer: { name: string | null; id: string | null } = { name: null, id: null };
-    if (!DEFAULT_PAYER.has(payerText.toLowerCase())) {
-      const found = resolvePayer(payerText);
-      if (found.kind === 'none') return bad('payer', 'unknown_payer', 'names a payer that is not in the payer directory: use its name or payer id as the payer picker lists it, or "default" for every other payer.');
-      if (found.kind === 'ambiguous') return bad('payer', 'ambiguous_payer', 'names a payer that matches several in the payer directory: use its payer id.');
-      payer = { name: payerText, id: found.entry.id };
-    }
-    const amount = readAmount(cell('allowed'));
-    if ('code' in amount) return bad('allowed', amount.code, amount.message);
-    const key = `${nameKey(service)}|${payer.id ?? ''}`;
+    const read = readFeeRow(resolvePayer, { service: cell('service'), payer: cell('payer'), allowed: cell('allowed') });
+    if ('code' in read) return errors.push({ path: `rows[${row}].${read.field}`, code: read.code, message: `Row ${row} ${read.message}` });
+    const key = feeRowKey(read);
     const earlier = seen.get(key);
-    if (earlier !== undefined) return bad('service', 'duplicate_row', `has the same visit type and payer as row ${earlier}: keep one amount for each.`);
+    if (earlier !== undefined) return errors.push({ path: `rows[${row}].service`, code: 'duplicate_row', message: `Row ${row} has the same visit type and payer as row ${earlier}: keep one amount for each.` });
     seen.set(key, row);
-    rows.push({ service, payer: payer.name, clearinghouse_entity_id: payer.id, allowed_cents: amount.cents });
+    rows.push(read);
   });
   if (errors.length > 0) throw validationFailed(errors);
   if (rows.length === 0) throw validationFailed([{ path: 'file', code: 'empty_file', message: 'The fee schedule has a header row but no amounts.' }]);

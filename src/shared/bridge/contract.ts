@@ -84,7 +84,7 @@ import {
 } from './appointment-contract';
 import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFaithEstimate } from './gfe-contract';
 import { BackupSettingsUpdate, BackupStatus } from './backup-contract';
-import { Estimate, EstimateQuery, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
+import { Estimate, EstimateQuery, FeeRowInput, FeeRowKey, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { IssuerDirectoryView, IssuersImported, IssuersRefreshed } from './digital-card-contract';
 import {
   Collection,
@@ -231,6 +231,8 @@ export const BRIDGE_METHODS = {
   'feeSchedule.import': { input: ScheduleFileInput, output: FeeScheduleImported },
   'feeSchedule.export': { input: z.strictObject({}), output: FeeScheduleExport },
   'feeSchedule.updateFreshness': { input: FreshnessUpdate, output: FeeSchedule },
+  'feeSchedule.setRow': { input: FeeRowInput, output: FeeSchedule },
+  'feeSchedule.removeRow': { input: FeeRowKey, output: FeeSchedule },
   'estimates.forCheck': { input: EstimateQuery, output: Estimate },
 
   // Digital cards (digital-card-contract.ts): the trusted SMART Health Card issuers in Settings,

@@ -39,6 +39,12 @@ export type FeeScheduleImported = z.infer<typeof FeeScheduleImported>;
 
 export const FeeScheduleImportInput = z.strictObject({ text: z.string() });
 export const FreshnessUpdate = z.strictObject({ freshness_days: z.number().int().min(1).max(365) });
+
+/** One amount typed in Settings, as a file's row would be: the payer by name or payer id ("default" or empty for every other payer), the amount in dollars. */
+export const FeeRowInput = z.strictObject({ service: z.string().max(200), payer: z.string().max(200), allowed: z.string().max(40) });
+export type FeeRowInput = z.infer<typeof FeeRowInput>;
+export const FeeRowKey = z.strictObject({ service: z.string().min(1).max(100), clearinghouse_entity_id: Id.nullable() });
+export type FeeRowKey = z.infer<typeof FeeRowKey>;
 export const FeeScheduleExport = z.object({ csv: z.string(), filename: z.string() });
 
 export const EstimateStepKind = z.enum([

@@ -8,6 +8,8 @@ import { formatCents, formatWhen } from '../format';
 import { Button } from '../ui/button';
 import { saveTextFile, toBase64 } from '../ui/file-transfer';
 import { Loading, Notice } from '../ui/notice';
+import { TextField } from '../ui/field';
+import type { FeeSchedule, FeeScheduleRow } from '../../../shared/bridge/estimate-contract';
 
 type Note = { tone: 'ok' | 'bad'; text: string; rows?: string[] };
 
@@ -27,7 +29,36 @@ export function FeeSchedulePanel() {
   const schedule = useBridgeQuery('feeSchedule.get', {});
   const [note, setNote] = useState<Note | null>(null);
   const [days, setDays] = useState<string | null>(null);
+  const [edit, setEdit] = useState({ service: '', payer: '', allowed: '' });
+  const [editErrors, setEditErrors] = useState<Partial<Record<keyof typeof edit, string>>>({});
   const value = schedule.data;
+
+  const changed = (next: FeeSchedule, text: string) => {
+    setBridgeData(queries, 'feeSchedule.get', {}, next);
+    void queries.invalidateQueries({ queryKey: bridgeKey('estimates.forCheck') });
+    setNote({ tone: 'ok', text });
+  };
+
+  const saveRow = async () => {
+    setNote(null);
+    const result = await bridge.feeSchedule.setRow(edit);
+    if (!result.ok) {
+      const errors: Partial<Record<keyof typeof edit, string>> = {};
+      for (const e of result.error.errors ?? []) if (e.path in edit) errors[e.path as keyof typeof edit] = e.message;
+      setEditErrors(errors);
+      if (!result.error.errors?.length) setNote({ tone: 'bad', text: result.error.message });
+      return;
+    }
+    setEditErrors({});
+    setEdit({ service: '', payer: '', allowed: '' });
+    changed(result.value, `Saved the amount for ${edit.service.trim()}.`);
+  };
+
+  const removeRow = async (row: FeeScheduleRow) => {
+    const result = await bridge.feeSchedule.removeRow({ service: row.service, clearinghouse_entity_id: row.clearinghouse_entity_id });
+    if (!result.ok) return setNote({ tone: 'bad', text: result.error.message });
+    changed(result.value, `Removed the amount for ${row.service}${row.payer ? ` at ${row.payer}` : ''}.`);
+  };
 
   const importFile = async (file: File | undefined) => {
     if (!file) return;
@@ -66,7 +97,7 @@ export function FeeSchedulePanel() {
       <div className="stack">
         <p className="muted">
           The amount each payer is expected to allow for a visit type or procedure code: “Collect today” on the Eligibility summary is worked out from it. A CSV or TSV with a header row: “Visit type”
-          (or “Procedure code”), “Payer” (empty or “default” for every other payer) and “Allowed” in dollars. Importing replaces the whole schedule.
+          (or “Procedure code”), “Payer” (empty or “default” for every other payer) and “Allowed” in dollars. Importing replaces the whole schedule; single amounts are added, changed or removed below.
         </p>
         <div className="row">
           <label className="button button--primary">
@@ -103,6 +134,9 @@ export function FeeSchedulePanel() {
                   <th scope="col">Visit type or code</th>
                   <th scope="col">Payer</th>
                   <th scope="col">Allowed</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Remove</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -111,11 +145,31 @@ export function FeeSchedulePanel() {
                     <td>{row.service}</td>
                     <td>{row.payer ?? <span className="muted">Default (every other payer)</span>}</td>
                     <td className="mono">{formatCents(row.allowed_cents)}</td>
+                    <td>
+                      <Button size="small" onClick={() => void removeRow(row)} aria-label={`Remove the amount for ${row.service}, ${row.payer ?? 'default payer'}`}>
+                        Remove
+                      </Button>
+                    </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
+        )}
+        {value && (
+          <form
+            className="row row--bottom"
+            aria-label="Add or change an amount"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void saveRow();
+            }}
+          >
+            <TextField id="fee-row-service" label="Visit type or code" value={edit.service} onChange={(service) => setEdit({ ...edit, service })} error={editErrors.service} autoComplete="off" />
+            <TextField id="fee-row-payer" label="Payer" placeholder="default" value={edit.payer} onChange={(payer) => setEdit({ ...edit, payer })} error={editErrors.payer} autoComplete="off" />
+            <TextField id="fee-row-allowed" label="Allowed ($)" value={edit.allowed} onChange={(allowed) => setEdit({ ...edit, allowed })} error={editErrors.allowed} autoComplete="off" inputMode="decimal" className="fee-schedule__days" />
+            <Button type="submit">Save amount</Button>
+          </form>
         )}
         {value && (
           <form

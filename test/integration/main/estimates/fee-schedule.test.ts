@@ -58,6 +58,38 @@ describe('the fee schedule', () => {
     expect(tsv.schedule.rows).toEqual([{ service: '99214', payer: null, clearinghouse_entity_id: null, allowed_cents: 15000 }]);
   });
 
+  it('adds, changes and removes one amount at a time; a bad amount or payer is named by its field and nothing is written; each change is audited', async () => {
+    fx = startTestHost({ localApi: false, hotFolder: false });
+    await fx.host.bridge['feeSchedule.import']({ text: GOOD });
+    const added = await fx.host.bridge['feeSchedule.setRow']({ service: 'Flu shot', payer: 'default', allowed: '$35' });
+    expect(added.rows.at(-1)).toEqual({ service: 'Flu shot', payer: null, clearinghouse_entity_id: null, allowed_cents: 3500 });
+    // The same visit type (any case or spacing) and payer: changed in place, not a second row.
+    const changed = await fx.host.bridge['feeSchedule.setRow']({ service: 'office  VISIT', payer: 'Aetna', allowed: '130.25' });
+    expect(changed.rows.filter((row) => row.clearinghouse_entity_id === AETNA.id && row.service.toLowerCase().replace(/\s+/g, ' ') === 'office visit')).toEqual([
+      { service: 'office  VISIT', payer: 'Aetna', clearinghouse_entity_id: AETNA.id, allowed_cents: 13025 },
+    ]);
+    expect(changed.rows).toHaveLength(5);
+
+    const before = settingsRows(fx);
+    for (const [input, path, message] of [
+      [{ service: 'Lab', payer: 'No Such Payer Inc', allowed: '10' }, 'payer', /not in the payer directory/],
+      [{ service: 'Lab', payer: '', allowed: '-5' }, 'allowed', /negative/],
+      [{ service: 'Lab', payer: '', allowed: 'ten' }, 'allowed', /not a dollar amount/],
+      [{ service: ' ', payer: '', allowed: '10' }, 'service', /no visit type/],
+    ] as const) {
+      const answer = await dispatchBridgeCall(fx.host.bridge, 'feeSchedule.setRow', input);
+      expect(answer).toMatchObject({ ok: false, error: { code: 'validation_failed', errors: [{ path, message: expect.stringMatching(message) }] } });
+    }
+    expect(settingsRows(fx)).toBe(before);
+
+    const removed = await fx.host.bridge['feeSchedule.removeRow']({ service: 'Flu shot', clearinghouse_entity_id: null });
+    expect(removed.rows.some((row) => row.service === 'Flu shot')).toBe(false);
+    const again = await dispatchBridgeCall(fx.host.bridge, 'feeSchedule.removeRow', { service: 'Flu shot', clearinghouse_entity_id: null });
+    expect(again).toMatchObject({ ok: false, error: { code: 'resource_not_found' } });
+    const audited = fx.host.audit.list({ limit: 20 }).data.filter((e) => e.record_id === 'setting:fee_schedule');
+    expect(audited).toHaveLength(4); // the import, two saves, one removal
+  });
+
   it('names every bad row (negative, missing or non-numeric amounts, duplicates, unknown payers) and writes nothing', async () => {
     fx = startTestHost({ localApi: false, hotFolder: false });
     await fx.host.bridge['feeSchedule.import']({ text: GOOD });
