@@ -1728,6 +1728,7 @@ export interface operations {
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["DiskFull"];
         };
     };
     getEstimate: {

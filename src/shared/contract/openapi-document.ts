@@ -248,7 +248,7 @@ function buildPaths(): OpenApiDocument['paths'] {
         'The text a barcode held, as scanner software decoded it (a driver\'s licence\'s AAMVA PDF417, a health card\'s PDF417, a SMART Health Card `shc:/` or Link `shlink:/`): read as a photo\'s barcode is, and nothing stored. A licence answers its details (never its number); a card its fields; a payload of no known layout `kind: unknown` with the text as it was; a damaged one `status: invalid` with the reason.',
       ...LOCAL_API_ONLY,
       requestBody: { required: true, content: jsonContent('BarcodeReadingCreate') },
-      responses: responses({ '200': success('What the barcode is and what it carries.', jsonContent('BarcodeReading')) }, [400, 404, 413, 415, 422]),
+      responses: responses({ '200': success('What the barcode is and what it carries.', jsonContent('BarcodeReading')) }, [400, 404, 413, 415, 422, 507]),
     },
   };
   const estimateParams = inline(EstimateQuery) as { properties: Record<string, Json> };
