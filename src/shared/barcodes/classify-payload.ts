@@ -20,5 +20,8 @@ export function classifyPayload(text: string): PayloadKind {
   return 'unknown';
 }
 
-/** The prefixes a scanner's typing is recognised by (`@` is the AAMVA header's first character). */
-export const WEDGE_PREFIXES = ['shc:/', 'shlink:/', 'https://', '@', '%B80840'] as const;
+/**
+ * The prefixes a scanner's typing is recognised by. The AAMVA header starts `@`, then LF
+ * (typed as Enter): `@` alone would take a person's e-mail address for a licence.
+ */
+export const WEDGE_PREFIXES = ['shc:/', 'shlink:/', 'https://', '@\n', '%B80840'] as const;

@@ -9,7 +9,7 @@ import { WEDGE_PREFIXES } from '../../../shared/barcodes/classify-payload';
  * typing, reaches the field unchanged (the few keys held while it was unsure are put back).
  */
 export interface WedgeOptions {
-  /** Keys further apart than this are a person typing (scanners: 5 to 15 ms; people: 80 ms and more). */
+  /** Keys further apart than this are a person typing (scanners: 5 to 15 ms, handled up to ~50 ms apart on a busy page; people: 80 ms and more). */
   maxGapMs?: number;
   /** This long without a key ends a scan. */
   endAfterMs?: number;
@@ -22,8 +22,15 @@ export interface WedgeDetector {
   tick(at: number): void;
 }
 
-const MAX_GAP = 35;
-const END_AFTER = 120;
+// A scanner types every 5 to 15 ms, but a busy desk handles its keys up to ~50 ms apart
+// (measured in Chromium on a loaded 2-core machine); a person's keys come 80 ms and more
+// apart, and a burst is only held at all when it starts like a barcode the desk reads.
+const MAX_GAP = 60;
+// After the first key: a scanner types '@' with Shift around it, 70-85 ms before the next
+// key on a busy desk. A person's key held this long is put back as typed.
+const FIRST_GAP = 150;
+// Long enough to outlast a busy renderer frame or two mid-scan (a scan ended early would type its rest into the field).
+const END_AFTER = 300;
 
 function couldBeScan(text: string): boolean {
   return WEDGE_PREFIXES.some((p) => p.toLowerCase().startsWith(text.toLowerCase()) || text.toLowerCase().startsWith(p.toLowerCase()));
@@ -40,6 +47,7 @@ export function createWedgeDetector(onScan: (text: string) => void, onRelease: (
   let held = '';
   let last = 0;
   let scanning = false;
+  const allowed = () => (scanning ? endAfter : held.length === 1 ? Math.max(maxGap, FIRST_GAP) : maxGap);
 
   const finish = () => {
     const text = held;
@@ -53,7 +61,7 @@ export function createWedgeDetector(onScan: (text: string) => void, onRelease: (
 
   return {
     key(char, at) {
-      if (held && at - last > (scanning ? endAfter : maxGap)) finish();
+      if (held && at - last > allowed()) finish();
       if (!held) {
         if (!couldBeScan(char)) return false;
         held = char;
@@ -74,7 +82,7 @@ export function createWedgeDetector(onScan: (text: string) => void, onRelease: (
       return true;
     },
     tick(at) {
-      if (held && at - last > (scanning ? endAfter : maxGap)) finish();
+      if (held && at - last > allowed()) finish();
     },
   };
 }
@@ -107,7 +115,10 @@ export function useKeyboardWedge(onScan: (text: string) => void): void {
     const onKey = (event: KeyboardEvent) => {
       const char = typed(event);
       if (char === null) return;
-      if (detector.key(char, event.timeStamp || performance.now())) {
+      // The time the key is handled, on the same clock as the ticks: an event's own timeStamp
+      // is when it was made, and a busy page handles a queued burst late, so a tick between
+      // two of its keys would take the gap for a person's and end the scan.
+      if (detector.key(char, performance.now())) {
         target = document.activeElement;
         event.preventDefault();
         event.stopPropagation();
