@@ -95,7 +95,7 @@ function sha256File(file: string): { sha256: string; bytes: number } {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
 }
 
-/** The same, read in chunks off the host's thread's way (a backup hashes every photo while the desk works). */
+/** The same, read in chunks: a backup hashes every photo while the desk keeps answering. */
 async function sha256FileAsync(file: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
@@ -155,8 +155,8 @@ function folderGone(to: string, error: unknown): BackupError {
 /**
  * Writes a backup into `to`, in a `.partial` folder renamed into place only once verified,
  * so a half-written backup never looks like one. The database is copied with `VACUUM INTO`
- * on a worker thread's own read connection (database-copy-worker.ts): a consistent snapshot while the desk keeps writing, encrypted
- * with the same key (better-sqlite3's `backup()` refuses an encrypted source: "incompatible
+ * on a worker thread's own read connection (database-copy-worker.ts): a consistent snapshot
+ * while the desk keeps writing, encrypted with the same key (better-sqlite3's `backup()` refuses an encrypted source: "incompatible
  * source and target databases"). Photos follow the database, so every photo its rows name
  * is there (photos are never deleted).
  */
