@@ -24,7 +24,7 @@ async function main(): Promise<number> {
     const opened = openDatabase({ file: paths.database, key });
     try {
       const identity = deskIdentity(opened.sqlite);
-      const result = await createBackup({ clock: systemClock, key, version: coverdeskVersion() }, { sqlite: opened.sqlite, files: paths, identity, to: values.to, keep });
+      const result = await createBackup({ clock: systemClock, key, version: coverdeskVersion() }, { files: paths, identity, to: values.to, keep });
       const records = Object.values(result.manifest.counts).reduce((a, b) => a + b, 0);
       console.log(`Backup verified: ${result.folder} (${records} rows, ${Object.keys(result.manifest.files).length} files)${result.removed.length ? `; removed ${result.removed.length} older` : ''}`);
       return 0;

@@ -69,7 +69,7 @@ export function createBackupComponent(deps: BackupComponentDeps): BackupComponen
       if (!s.folder) throw new BackupError('No backup folder is chosen: choose one in Settings → Backups.', 'folder_unavailable');
       const made = await createBackup(
         { clock: deps.clock, key: deps.key, version: deps.version },
-        { sqlite, files: deps.files, identity: deskIdentity(sqlite), to: s.folder, keep: s.keep },
+        { files: deps.files, identity: deskIdentity(sqlite), to: s.folder, keep: s.keep },
       );
       const records = Object.values(made.manifest.counts).reduce((a, b) => a + b, 0);
       writeJson('backup_status', { ...before, last_attempt_at: at, last_verified: { at: made.manifest.created_at, folder: made.folder, records }, last_failure: null });

@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { applyDatabaseKey } from '../db/database-cipher';
 import { findMigrationsDir, type SqliteHandle } from '../db/open-database';
-import { quickCheck } from '../db/start-check';
 import { deriveFileKey, type SealedKind } from '../db/sealed-file';
 import type { Clock } from '../support/clock';
+import { copyDatabaseOnWorker, type DatabaseCopyResult } from './database-copy-worker';
 
 /**
  * An encrypted backup of the desk (issue 29, item 3): a folder `coverdesk-backup-<stamp>`
@@ -90,16 +90,20 @@ export function openWithKey(file: string, key: Buffer, readonly = false): Sqlite
   }
 }
 
-export function tableCounts(sqlite: SqliteHandle): Record<string, number> {
-  const tables = sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string }[];
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) counts[name] = (sqlite.prepare(`SELECT count(*) AS n FROM "${name}"`).get() as { n: number }).n;
-  return counts;
-}
-
 function sha256File(file: string): { sha256: string; bytes: number } {
   const bytes = fs.readFileSync(file);
   return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
+}
+
+/** The same, read in chunks: a backup hashes every photo while the desk keeps answering. */
+async function sha256FileAsync(file: string): Promise<{ sha256: string; bytes: number }> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+    hash.update(chunk);
+    bytes += chunk.byteLength;
+  }
+  return { sha256: hash.digest('hex'), bytes };
 }
 
 function manifestSeal(key: Buffer, body: string): string {
@@ -126,8 +130,6 @@ export interface BackupDeps {
 }
 
 export interface BackupInput {
-  /** A connection to the desk's database (the host's own, or one the command line opened). */
-  sqlite: SqliteHandle;
   files: DeskFiles;
   identity: { practice_id: string; desk_id: string };
   /** The folder the practice chose (a share, a USB disk). */
@@ -153,13 +155,13 @@ function folderGone(to: string, error: unknown): BackupError {
 /**
  * Writes a backup into `to`, in a `.partial` folder renamed into place only once verified,
  * so a half-written backup never looks like one. The database is copied with `VACUUM INTO`
- * on the desk's connection: a consistent snapshot while the desk keeps writing, encrypted
- * with the same key (better-sqlite3's `backup()` refuses an encrypted source: "incompatible
+ * on a worker thread's own read connection (database-copy-worker.ts): a consistent snapshot
+ * while the desk keeps writing, encrypted with the same key (better-sqlite3's `backup()` refuses an encrypted source: "incompatible
  * source and target databases"). Photos follow the database, so every photo its rows name
  * is there (photos are never deleted).
  */
 export async function createBackup(deps: BackupDeps, input: BackupInput): Promise<BackupResult> {
-  const { to, files, sqlite } = input;
+  const { to, files } = input;
   if (!Number.isInteger(input.keep) || input.keep < 1) throw new BackupError('keep must be a whole number of backups, at least 1.', 'failed');
   if (!fs.existsSync(to) || !fs.statSync(to).isDirectory()) throw folderGone(to, { code: 'ENOENT' });
   const createdAt = deps.clock.now().toISOString();
@@ -169,20 +171,20 @@ export async function createBackup(deps: BackupDeps, input: BackupInput): Promis
   try {
     fs.mkdirSync(path.join(partial, PHOTOS_IN_BACKUP), { recursive: true, mode: 0o700 });
     const databaseCopy = path.join(partial, DATABASE_IN_BACKUP);
-    sqlite.prepare('VACUUM INTO ?').run(databaseCopy);
-    fsyncFile(databaseCopy);
+    // On a worker thread with its own connection: VACUUM INTO on the host's thread froze the desk.
+    const copied = await copyDatabaseOnWorker({ source: files.database, target: databaseCopy, key: deps.key });
+    const verified = databaseCopyVerified(copied);
     deps.onStep?.('database');
-    const manifestFiles: BackupManifest['files'] = { [DATABASE_IN_BACKUP]: sha256File(databaseCopy) };
+    const manifestFiles: BackupManifest['files'] = { [DATABASE_IN_BACKUP]: await sha256FileAsync(databaseCopy) };
     if (fs.existsSync(files.photos)) {
-      for (const photo of fs.readdirSync(files.photos)) {
+      for (const photo of await fs.promises.readdir(files.photos)) {
         if (photo.endsWith('.tmp')) continue;
         const target = path.join(partial, PHOTOS_IN_BACKUP, photo);
-        fs.copyFileSync(path.join(files.photos, photo), target);
-        manifestFiles[`${PHOTOS_IN_BACKUP}/${photo}`] = sha256File(target);
+        await fs.promises.copyFile(path.join(files.photos, photo), target);
+        manifestFiles[`${PHOTOS_IN_BACKUP}/${photo}`] = await sha256FileAsync(target);
       }
     }
     deps.onStep?.('photos');
-    const verified = verifyDatabaseCopy(databaseCopy, deps.key);
     const manifest: BackupManifest = {
       format: 1,
       ...input.identity,
@@ -195,7 +197,7 @@ export async function createBackup(deps: BackupDeps, input: BackupInput): Promis
     writeManifest(partial, manifest, deps.key);
     deps.onStep?.('manifest');
     // Verified as a restore would read it, before it counts as a backup.
-    readVerifiedManifest(partial, deps.key);
+    await readVerifiedManifestAsync(partial, deps.key);
     fs.renameSync(partial, folder);
   } catch (error) {
     fs.rmSync(partial, { recursive: true, force: true });
@@ -205,24 +207,17 @@ export async function createBackup(deps: BackupDeps, input: BackupInput): Promis
     throw error;
   }
   const removed = applyRetention(to, input.keep);
-  return { folder, manifest: readVerifiedManifest(folder, deps.key), removed };
+  return { folder, manifest: await readVerifiedManifestAsync(folder, deps.key), removed };
 }
 
-/** The copy opens with the key and passes SQLite's check; answers its counts. */
-function verifyDatabaseCopy(file: string, key: Buffer): Record<string, number> {
-  let copy: SqliteHandle;
-  try {
-    copy = openWithKey(file, key, true);
-  } catch {
-    throw new BackupError('The backup just written could not be opened with the desk key; it was not kept. Back up again.', 'verify_failed');
+/** The copy opened with the key and passed SQLite's check (on the worker); answers its counts. */
+function databaseCopyVerified(copied: DatabaseCopyResult): Record<string, number> {
+  if (!copied.ok) {
+    if (copied.stage === 'verify') throw new BackupError('The backup just written could not be opened with the desk key; it was not kept. Back up again.', 'verify_failed');
+    throw Object.assign(new Error(copied.message), { code: copied.code });
   }
-  try {
-    const problems = quickCheck(copy);
-    if (problems.length > 0) throw new BackupError(`The backup just written failed SQLite's check (${problems[0]}); it was not kept. Back up again.`, 'verify_failed');
-    return tableCounts(copy);
-  } finally {
-    copy.close();
-  }
+  if (copied.problems.length > 0) throw new BackupError(`The backup just written failed SQLite's check (${copied.problems[0]}); it was not kept. Back up again.`, 'verify_failed');
+  return copied.counts;
 }
 
 function writeManifest(folder: string, manifest: BackupManifest, key: Buffer): void {
@@ -234,6 +229,26 @@ function writeManifest(folder: string, manifest: BackupManifest, key: Buffer): v
 
 /** The manifest, if its seal is the desk key's and every file still has its hash. */
 export function readVerifiedManifest(folder: string, key: Buffer): BackupManifest {
+  const manifest = readSealedManifest(folder, key);
+  checkFiles(folder, manifest, Object.fromEntries(Object.keys(manifest.files).map((name) => [name, hashIfPresent(folder, name, sha256File)])));
+  return manifest;
+}
+
+/** The same, hashing in chunks: how the backup verifies what it just wrote while the desk works. */
+async function readVerifiedManifestAsync(folder: string, key: Buffer): Promise<BackupManifest> {
+  const manifest = readSealedManifest(folder, key);
+  const found: Record<string, { sha256: string } | null> = {};
+  for (const name of Object.keys(manifest.files)) found[name] = await hashIfPresent(folder, name, sha256FileAsync);
+  checkFiles(folder, manifest, found);
+  return manifest;
+}
+
+function hashIfPresent<T>(folder: string, name: string, hash: (file: string) => T): T | null {
+  const inBackup = path.join(folder, name);
+  return fs.existsSync(inBackup) ? hash(inBackup) : null;
+}
+
+function readSealedManifest(folder: string, key: Buffer): BackupManifest {
   const file = path.join(folder, MANIFEST);
   if (!fs.existsSync(file)) throw new BackupError(`${folder} is not a Coverdesk backup (it has no ${MANIFEST}). Choose the folder named ${BACKUP_PREFIX}… that a backup made.`, 'not_a_backup');
   let parsed: { manifest: BackupManifest; hmac: string };
@@ -250,17 +265,19 @@ export function readVerifiedManifest(folder: string, key: Buffer): BackupManifes
       'wrong_key',
     );
   }
-  const manifest = parsed.manifest;
+  return parsed.manifest;
+}
+
+/** Every file has its hash (`found`: name → what was read, null when missing) and nothing was added. */
+function checkFiles(folder: string, manifest: BackupManifest, found: Record<string, { sha256: string } | null>): void {
   for (const [name, expectedFile] of Object.entries(manifest.files)) {
-    const inBackup = path.join(folder, name);
-    const found = fs.existsSync(inBackup) ? sha256File(inBackup) : null;
-    if (!found || found.sha256 !== expectedFile.sha256) {
-      throw new BackupError(`The backup was changed after it was made: ${name} ${found ? 'does not match its hash' : 'is missing'}. Nothing was restored; restore another backup.`, 'tampered');
+    const read = found[name];
+    if (!read || read.sha256 !== expectedFile.sha256) {
+      throw new BackupError(`The backup was changed after it was made: ${name} ${read ? 'does not match its hash' : 'is missing'}. Nothing was restored; restore another backup.`, 'tampered');
     }
   }
   const present = listFiles(folder).filter((name) => name !== MANIFEST && !(name in manifest.files));
   if (present.length > 0) throw new BackupError(`The backup was changed after it was made: ${present[0]} was added. Nothing was restored; restore another backup.`, 'tampered');
-  return manifest;
 }
 
 function listFiles(folder: string): string[] {

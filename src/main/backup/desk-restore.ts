@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { databaseFileState } from '../db/database-cipher';
 import { quickCheck } from '../db/start-check';
+import { tableCounts } from '../db/table-counts';
 import {
   BackupError,
   DATABASE_IN_BACKUP,
@@ -9,7 +10,6 @@ import {
   openWithKey,
   PHOTOS_IN_BACKUP,
   readVerifiedManifest,
-  tableCounts,
   type BackupManifest,
   type DeskFiles,
 } from './desk-backup';

@@ -40,15 +40,18 @@ function keyPragmaValue(key: Buffer): string {
   return `"x'${key.toString('hex')}'"`;
 }
 
+/** The pragmas that unlock the file, in order: also what a worker thread's own connection runs (desk-backup.ts). */
+export function databaseKeyPragmas(key: Buffer): string[] {
+  return [`cipher = 'sqlcipher'`, `legacy = 4`, `key = ${keyPragmaValue(key)}`];
+}
+
 /**
  * SQLCipher v4's format (AES-256-CBC, HMAC-SHA512 per page) through SQLite3 Multiple
  * Ciphers: a format auditors know, and that DB Browser for SQLCipher opens given the key.
  * Must run before anything reads the file.
  */
 export function applyDatabaseKey(sqlite: Sqlite, key: Buffer): void {
-  sqlite.pragma(`cipher = 'sqlcipher'`);
-  sqlite.pragma(`legacy = 4`);
-  sqlite.pragma(`key = ${keyPragmaValue(key)}`);
+  for (const pragma of databaseKeyPragmas(key)) sqlite.pragma(pragma);
   try {
     sqlite.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (error) {

@@ -63,7 +63,8 @@ describe('Settings → Backups through the bridge', () => {
     const to = tempDir('coverdesk-scheduled-');
     await host.bridge['backups.update']({ folder: to, every_hours: 4, keep: 5 });
     await host.start();
-    await waitFor('the first scheduled backup', () => listBackups(to).length === 1);
+    // The folder is in place a moment before the outcome is recorded (the backup verifies it off the host's thread).
+    await waitFor('the first scheduled backup', async () => listBackups(to).length === 1 && (await host.bridge['backups.status']({})).last_verified !== null);
     expect((await host.bridge['backups.status']({})).next_at).toBe(new Date(clock.now().getTime() + 4 * 3_600_000).toISOString());
     clock.advance(3 * 3_600_000);
     await new Promise((resolve) => setTimeout(resolve, 200));

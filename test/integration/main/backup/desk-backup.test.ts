@@ -43,7 +43,7 @@ function keyOf(dataDir: string): Buffer {
 
 function backup(host: Host, to: string, overrides: Partial<BackupDeps> = {}, keep = 5) {
   const identity = deskIdentity(host.database.sqlite);
-  return createBackup(deps(host, overrides), { sqlite: host.database.sqlite, files: hostPaths(host.dataDir), identity, to, keep });
+  return createBackup(deps(host, overrides), { files: hostPaths(host.dataDir), identity, to, keep });
 }
 
 function restoreInto(dataDir: string, from: string, key: Buffer) {

@@ -48,7 +48,7 @@ describe('Move this desk', () => {
     const key = readOrCreateKeyFile({ file: keyFilePaths(oldDir).plain, mayCreate: false });
     const made = await createBackup(
       { clock: { now: () => new Date() }, key, version: '0.1.0' },
-      { sqlite: offline.database.sqlite, files: hostPaths(oldDir), identity: deskIdentity(offline.database.sqlite), to: backups, keep: 3 },
+      { files: hostPaths(oldDir), identity: deskIdentity(offline.database.sqlite), to: backups, keep: 3 },
     );
     await offline.close();
 

@@ -47,7 +47,7 @@ beforeAll(async () => {
   deskIdentity(desk.database.sqlite);
   const made = await createBackup(
     { clock: { now: () => new Date() }, key: readOrCreateKeyFile({ file: keyFilePaths(pristine).plain, mayCreate: false }), version: '0.1.0' },
-    { sqlite: desk.database.sqlite, files: hostPaths(pristine), identity: deskIdentity(desk.database.sqlite), to: backups, keep: 1 },
+    { files: hostPaths(pristine), identity: deskIdentity(desk.database.sqlite), to: backups, keep: 1 },
   );
   backupFolder = made.folder;
   backupContents = contents(desk);
