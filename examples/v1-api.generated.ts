@@ -828,6 +828,7 @@ export interface components {
             issuer_id?: string;
             date_of_birth?: string;
             raw?: string;
+            waiting_id?: string;
         };
         Patient: {
             id: string;

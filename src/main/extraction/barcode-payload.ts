@@ -2,7 +2,7 @@ import { parseAamva } from '../../shared/barcodes/aamva';
 import { classifyPayload } from '../../shared/barcodes/classify-payload';
 import { parsePayerBarcode } from '../../shared/barcodes/payer-barcode';
 import type { BarcodeReading } from '../../shared/contract';
-import { readDigitalCard, type DigitalCardDeps } from '../digital-card/read-digital-card';
+import { readDigitalCard, type DigitalCardDeps, type DigitalCardResult } from '../digital-card/read-digital-card';
 
 export interface BarcodePayloadDeps {
   /** The desk's digital-card reader (its trusted issuers); without a desk (the CLI) digital cards are not read. */
@@ -23,7 +23,7 @@ export async function readBarcodePayload(deps: BarcodePayloadDeps, format: strin
     case 'shlink': {
       if (!deps.digitalCard) return { format, kind: 'digital_card', status: 'failed', reason: 'A digital card is read at the desk, which keeps the trusted issuers it is verified against.', fields: {} };
       const card = await readDigitalCard(deps.digitalCard, text.trim());
-      return { format, kind: 'digital_card', status: card.status, ...(card.reason ? { reason: card.reason } : {}), fields: card.fields };
+      return digitalCardReading(format, card);
     }
     case 'aamva': {
       const licence = parseAamva(text);
@@ -38,4 +38,10 @@ export async function readBarcodePayload(deps: BarcodePayloadDeps, format: strin
     default:
       return { format, kind: 'unknown', status: 'read', reason: 'The barcode is of no layout Coverdesk knows: kept as it is, nothing filled from it.', raw: text.slice(0, RAW_KEPT) };
   }
+}
+
+/** A digital card's read as the desk sees it: the same shape from a scan now and from a link completed later. */
+export function digitalCardReading(format: string, card: DigitalCardResult): BarcodeReading {
+  const waitingId = typeof card.extra?.waiting_id === 'string' ? card.extra.waiting_id : undefined;
+  return { format, kind: 'digital_card', status: card.status, ...(card.reason ? { reason: card.reason } : {}), fields: card.fields, ...(waitingId ? { waiting_id: waitingId } : {}) };
 }

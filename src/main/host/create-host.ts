@@ -34,6 +34,7 @@ import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import { digitalCardHandlers } from '../bridge/digital-card-handlers';
 import { createIssuerDirectory } from '../digital-card/issuer-directory';
 import type { DigitalCardDeps } from '../digital-card/read-digital-card';
+import { createWaitingLinkCompleter } from '../digital-card/waiting-link-completer';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicy } from '../digital-card/guarded-fetch';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
 import { createLocalApi, type LocalApiDeps } from '../local-api/local-api';
@@ -261,6 +262,8 @@ export function createHost(options: HostOptions): Host {
   const digitalCardNetwork = options.digitalCardNetwork ?? DEFAULT_NETWORK_POLICY;
   const digitalCard: DigitalCardDeps = { db, clock, issuers: issuerDirectory, network: digitalCardNetwork, online: () => sync.status().online !== false };
   const components: HostComponent[] = [];
+  // A link read offline completes when the upstream answers again; the desk is told, never filled silently.
+  components.push(createWaitingLinkCompleter({ digitalCard, events, log: log.write }));
   const localApi = createLocalApi({
     dataDir: options.dataDir,
     db,
@@ -385,7 +388,7 @@ export function createHost(options: HostOptions): Host {
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner, estimates: estimateDeps }),
     estimateHandlers(estimateDeps),
-    digitalCardHandlers({ issuers: issuerDirectory, network: digitalCardNetwork, clock }),
+    digitalCardHandlers({ issuers: issuerDirectory, network: digitalCardNetwork, clock, db }),
     gfeHandlers(gfeDeps),
     backupHandlers({ backups }),
     {

@@ -85,7 +85,7 @@ import {
 import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFaithEstimate } from './gfe-contract';
 import { BackupSettingsUpdate, BackupStatus } from './backup-contract';
 import { Estimate, EstimateQuery, FeeRowInput, FeeRowKey, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
-import { IssuerDirectoryView, IssuersImported, IssuersRefreshed } from './digital-card-contract';
+import { IssuerDirectoryView, IssuersImported, IssuersRefreshed, WaitingLinkInput } from './digital-card-contract';
 import {
   Collection,
   CollectionCreate,
@@ -240,6 +240,11 @@ export const BRIDGE_METHODS = {
   'digitalCards.issuers': { input: z.strictObject({}), output: IssuerDirectoryView },
   'digitalCards.importIssuers': { input: ScheduleFileInput, output: IssuersImported },
   'digitalCards.refreshIssuers': { input: z.strictObject({}), output: IssuersRefreshed },
+  /**
+   * A link read while offline: still `waiting`, or its finished read once the desk was back
+   * online (a `records.changed` event for `digital_cards` with its id says when).
+   */
+  'digitalCards.waitingLink': { input: WaitingLinkInput, output: BarcodeReading },
   // Good Faith Estimates for self-pay visits (gfe-contract.ts): due on the worklist, issued once, printed.
   'gfe.markSelfPay': { input: GfeSelfPayInput, output: GoodFaithEstimate },
   'gfe.issue': { input: GfeIssueInput, output: GoodFaithEstimate },

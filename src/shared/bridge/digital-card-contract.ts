@@ -70,3 +70,6 @@ export const IssuersRefreshed = z.object({
   directory: IssuerDirectoryView,
 });
 export type IssuersRefreshed = z.infer<typeof IssuersRefreshed>;
+
+/** A SMART Health Link read offline: asked for by the id its `waiting` reading carried. */
+export const WaitingLinkInput = z.strictObject({ id: z.string().min(1, 'must name the waiting link (the reading\'s waiting_id)').max(100) });

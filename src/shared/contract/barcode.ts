@@ -43,6 +43,11 @@ export const BarcodeReading = z.object({
   date_of_birth: z.string().optional(),
   /** A payload of no known layout, exactly as read. */
   raw: z.string().optional(),
+  /**
+   * A SMART Health Link read while offline (`status: waiting`): its id, under which its
+   * result is reported (`digitalCards.waitingLink`) once the desk is back online.
+   */
+  waiting_id: z.string().optional(),
 });
 export type BarcodeReading = z.infer<typeof BarcodeReading>;
 
