@@ -1,27 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listBackups } from '@src/main/backup/desk-backup';
 import { createHost, type Host } from '@src/main/host/create-host';
 import { manualClock } from '@test/support/manual-clock';
 import { waitFor } from '@test/support/sync/sync-harness';
 import { createVisit } from '@test/support/sync/visits';
-import { makeTempDir } from '@test/support/temp-dir';
+import { closedAfterEach } from '@test/support/backup/closing';
 
-const temps: { cleanup(): void }[] = [];
-const hosts: Host[] = [];
-afterEach(async () => {
-  for (const host of hosts.splice(0)) await host.close();
-  for (const temp of temps.splice(0)) temp.cleanup();
-});
-function tempDir(prefix: string): string {
-  const temp = makeTempDir(prefix);
-  temps.push(temp);
-  return temp.dir;
-}
+const { tempDir, keep } = closedAfterEach();
 function desk(options: Partial<Parameters<typeof createHost>[0]> = {}): Host {
   const host = createHost({ dataDir: tempDir('coverdesk-desk-'), localApi: false, hotFolder: false, ...options });
-  hosts.push(host);
+  keep(host);
   return host;
 }
 

@@ -1,25 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listBackups } from '@src/main/backup/desk-backup';
-import { createHost, type Host } from '@src/main/host/create-host';
+import { createHost } from '@src/main/host/create-host';
 import { fillDesk } from '@test/support/backup/large-desk';
-import { makeTempDir } from '@test/support/temp-dir';
+import { closedAfterEach } from '@test/support/backup/closing';
 
-const temps: { cleanup(): void }[] = [];
-const hosts: Host[] = [];
-afterEach(async () => {
-  for (const host of hosts.splice(0)) await host.close();
-  for (const temp of temps.splice(0)) temp.cleanup();
-});
-function tempDir(prefix: string): string {
-  const temp = makeTempDir(prefix);
-  temps.push(temp);
-  return temp.dir;
-}
+const { tempDir, keep } = closedAfterEach();
 
 describe('a backup while the desk works', () => {
   it('answers bridge calls while a backup of thousands of records runs, and the backup holds them all', async () => {
     const host = createHost({ dataDir: tempDir('coverdesk-desk-'), localApi: false, hotFolder: false });
-    hosts.push(host);
+    keep(host);
     await fillDesk(host, { records: 5_000, photos: 40 });
     const to = tempDir('coverdesk-usb-');
     await host.bridge['backups.update']({ folder: to, keep: 2 });

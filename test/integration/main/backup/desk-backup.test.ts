@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BackupError, createBackup, deskIdentity, listBackups, MANIFEST, type BackupDeps } from '@src/main/backup/desk-backup';
 import { practiceOfFolder, restoreBackup, type RestoreDeps } from '@src/main/backup/desk-restore';
 import { databaseFileState } from '@src/main/db/database-cipher';
@@ -8,24 +8,13 @@ import { keyFilePaths, readOrCreateKeyFile } from '@src/main/db/database-key';
 import { createHost, hostPaths, type Host } from '@src/main/host/create-host';
 import { snapshotDatabase } from '@test/support/db-snapshot';
 import { createVisit } from '@test/support/sync/visits';
-import { makeTempDir } from '@test/support/temp-dir';
+import { closedAfterEach } from '@test/support/backup/closing';
 
-const temps: { cleanup(): void }[] = [];
-const hosts: Host[] = [];
-afterEach(async () => {
-  for (const host of hosts.splice(0)) await host.close();
-  for (const temp of temps.splice(0)) temp.cleanup();
-});
-
-function tempDir(prefix: string): string {
-  const temp = makeTempDir(prefix);
-  temps.push(temp);
-  return temp.dir;
-}
+const { tempDir, keep } = closedAfterEach();
 
 async function deskWithVisits(visits: number): Promise<Host> {
   const host = createHost({ dataDir: tempDir('coverdesk-desk-'), localApi: false, hotFolder: false });
-  hosts.push(host);
+  keep(host);
   for (let n = 0; n < visits; n++) await createVisit(host, n);
   return host;
 }
@@ -86,7 +75,7 @@ describe('backups (issue 29, item 3)', () => {
     const target = tempDir('coverdesk-new-computer-');
     await restoreInto(target, made.folder, keyOf(desk.dataDir));
     const restored = createHost({ dataDir: target, localApi: false, hotFolder: false });
-    hosts.push(restored);
+    keep(restored);
     expect(contents(restored)).toEqual(before);
     // Records lost: 0. The photos open with the restored key.
     const card = restored.database.sqlite.prepare('SELECT front_photo_object_key AS key FROM insurance_cards LIMIT 1').get() as { key: string };
@@ -164,7 +153,7 @@ describe('backups (issue 29, item 3)', () => {
     expect(filesOf(desk.dataDir)).toEqual(filesBefore);
 
     const reopened = createHost({ dataDir: desk.dataDir, localApi: false, hotFolder: false });
-    hosts.push(reopened);
+    keep(reopened);
     const newer = await backup(reopened, to, { version: '9.2.0' });
     await reopened.close();
     await expect(restoreInto(desk.dataDir, newer.folder, keyOf(desk.dataDir))).rejects.toMatchObject({
@@ -173,7 +162,7 @@ describe('backups (issue 29, item 3)', () => {
     });
     expect(filesOf(desk.dataDir)).toEqual(filesBefore);
     const again = createHost({ dataDir: desk.dataDir, localApi: false, hotFolder: false });
-    hosts.push(again);
+    keep(again);
     expect(contents(again)).toEqual(before);
   });
 
@@ -188,7 +177,7 @@ describe('backups (issue 29, item 3)', () => {
     expect(previous).toMatch(/\.restore-previous-/);
     expect(fs.existsSync(path.join(previous!, 'coverdesk.sqlite'))).toBe(true);
     const restored = createHost({ dataDir: desk.dataDir, localApi: false, hotFolder: false });
-    hosts.push(restored);
+    keep(restored);
     expect(contents(restored)).toEqual(atBackup);
   });
 });
