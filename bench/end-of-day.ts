@@ -1,4 +1,10 @@
+import { chromium, type Browser } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
+import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
 import { localDate } from '@src/main/appointments/appointment-import';
 import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
 import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
@@ -7,7 +13,8 @@ import { endOfDayCsv } from '@src/shared/collections';
 import type { EndOfDay } from '@src/shared/bridge/collection-contract';
 import { createDayOfVisits } from '@test/support/batch/day-of-visits';
 import { makeTempDir } from '@test/support/temp-dir';
-import { median, round, timeEach, type Benchmark } from './harness';
+import { CHROMIUM_ARGS } from './ui-today';
+import { closedPort, interleaved, median, pageFunction, round, timeEach, type Benchmark } from './harness';
 
 const VISITS = 1_000;
 
@@ -16,12 +23,15 @@ const VISITS = 1_000;
  * payer answered by a successful check (the sandbox's benefits), an estimate worked out for
  * each visit without a payment, 600 payments across the three methods, 50 of them voided, and
  * 100 visits marked declined or waived. Timed as the desk asks for it (the bridge call,
- * input and answer validated) and the CSV made from it. The renderer's drawing of the rows
- * is not in this figure.
+ * input and answer validated) and the CSV made from it; then on screen, in Chromium: from the
+ * keystroke that opens End of day (Alt+9) until its 1,000 visit rows are painted (the issue's
+ * "renders in < 1 s"). The raw limit of that: the same report's bytes fetched from a bare
+ * node:http server and drawn as a plain table by a few lines of DOM code, in the same browser.
  */
 export const endOfDay: Benchmark = async ({ quick }) => {
   const temp = makeTempDir('coverdesk-bench-eod-');
   const host = createHost({ dataDir: temp.dir, localApi: false, hotFolder: false });
+  let closed = false;
   try {
     const date = localDate(host.clock.now());
     const visits = await createDayOfVisits(host, date, VISITS);
@@ -55,12 +65,140 @@ export const endOfDay: Benchmark = async ({ quick }) => {
     const csv = await timeEach(runs, 2, () => endOfDayCsv(report!));
     const value = round(median(build));
     if (report!.visits.length !== VISITS) throw new Error(`the report has ${report!.visits.length} visits, not ${VISITS}`);
+    await host.close();
+    closed = true;
+
+    const screen = await onScreen(temp.dir, report!, quick ? 3 : 9);
     return [
       { name: 'end_of_day.report_1000_visits', value, unit: 'ms', baseline: null, ratio: null, goal: '< 1 s', met: value < 1000 },
       { name: 'end_of_day.csv_1000_visits', value: round(median(csv)), unit: 'ms', baseline: null, ratio: null },
+      {
+        name: 'end_of_day.screen_1000_visits',
+        value: round(median(screen.ours)),
+        unit: 'ms',
+        baseline: round(median(screen.raw)),
+        ratio: round(median(screen.raw) / median(screen.ours)),
+        goal: '< 1 s',
+        met: median(screen.ours) < 1000,
+      },
     ];
   } finally {
-    await host.close();
+    if (!closed) await host.close();
     temp.cleanup();
   }
 };
+
+const VISIT_ROW = '[data-testid="eod-visit"]';
+
+/**
+ * In the page: starts the clock, opens the report (Alt+9 in the app; `__show()` on the bare
+ * page), and resolves the time to the first animation frame that begins after `rows` visit
+ * rows are in the document (painted by then), in ms.
+ */
+const OPEN_AND_TIME = pageFunction<{ rows: number; bare: boolean }, Promise<number>>(`
+  const { rows, bare } = arg;
+  const t0 = performance.now();
+  if (bare) window.__show();
+  else window.dispatchEvent(new KeyboardEvent('keydown', { key: '9', code: 'Digit9', altKey: true, bubbles: true }));
+  return new Promise((resolve) => {
+    const watch = () => requestAnimationFrame(() => {
+      if (document.querySelectorAll(${JSON.stringify(VISIT_ROW)}).length >= rows) requestAnimationFrame((t) => resolve(t - t0));
+      else watch();
+    });
+    watch();
+  });
+`);
+
+/** The raw limit's page: the report fetched and drawn as one table with the app's cells; nothing else. */
+const BARE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>
+  body { margin: 0; font: 14px system-ui, sans-serif; } table { border-collapse: collapse; margin: 24px; } td { padding: 6px 12px; border-bottom: 1px solid #eef; }
+</style></head><body><h1>End of day</h1><table><tbody></tbody></table><script>
+  const money = (c) => '$' + (c / 100).toFixed(2);
+  window.__show = () => fetch('/report.json').then((r) => r.json()).then(({ visits }) => {
+    const body = document.querySelector('tbody'), out = [];
+    for (const v of visits) {
+      const tr = document.createElement('tr');
+      tr.dataset.testid = 'eod-visit';
+      for (const text of [v.time || '—', v.name, v.visit_type || '—', v.estimate ? money(v.estimate.min_cents) + '–' + money(v.estimate.max_cents) : '—', money(v.collected_cents), v.status]) {
+        const td = document.createElement('td');
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      out.push(tr);
+    }
+    body.replaceChildren(...out);
+  });
+</script></body></html>`;
+
+async function startBareServer(reportJson: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const [body, type] = request.url === '/report.json' ? [reportJson, 'application/json'] : [BARE_PAGE, 'text/html; charset=utf-8'];
+    response.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/**
+ * The desk's own page on the seeded data folder (the web host, offline: the figure is the
+ * screen's, not the sync's) against the bare page, each opened cold in a fresh browser context
+ * and then timed from the keystroke, rounds interleaved.
+ */
+async function onScreen(tempDir: string, report: EndOfDay, rounds: number): Promise<{ ours: number[]; raw: number[] }> {
+  let webHost: WebHost | undefined;
+  let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+  let browser: Browser | undefined;
+  try {
+    // The renderer as it is in this tree, built beside the benchmark (never over out/, which tests may be reading).
+    const outDir = path.join(tempDir, 'out');
+    execFileSync(path.join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build', '--outDir', outDir], { stdio: 'ignore' });
+    webHost = await startWebHost({
+      dataDir: tempDir,
+      rendererDir: path.join(outDir, 'renderer'),
+      localApi: false,
+      hotFolder: false,
+      upstream: { url: `http://127.0.0.1:${await closedPort()}`, apiKey: 'bench-offline' },
+    });
+    bare = await startBareServer(JSON.stringify(report));
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const b = browser;
+    const time = async (url: string, bareRun: boolean, ready: string) => {
+      const context = await b.newContext({ viewport: { width: 1366, height: 820 } });
+      try {
+        const page = await context.newPage();
+        await page.goto(url);
+        await page.waitForSelector(ready, { timeout: 60_000 });
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Performance.enable');
+        const m0 = (await cdp.send('Performance.getMetrics')).metrics;
+        const v = await page.evaluate(OPEN_AND_TIME, { rows: report.visits.length, bare: bareRun });
+        const m1 = (await cdp.send('Performance.getMetrics')).metrics;
+        const d = (n: string) => Math.round(((m1.find((m) => m.name === n)?.value ?? 0) - (m0.find((m) => m.name === n)?.value ?? 0)) * 1000);
+        process.stderr.write(`${bareRun} total ${Math.round(v)} script ${d('ScriptDuration')} layout ${d('LayoutDuration')} style ${d('RecalcStyleDuration')} task ${d('TaskDuration')} nodes ${(m1.find((m) => m.name === 'Nodes')?.value)}\n`);
+        return v;
+      } finally {
+        await context.close();
+      }
+    };
+    const ours = webHost.url;
+    const raw = bare.url;
+    return await interleaved(
+      rounds,
+      1,
+      () => time(ours, false, 'nav'),
+      () => time(raw, true, 'h1'),
+    );
+  } finally {
+    await browser?.close();
+    await bare?.close();
+    await webHost?.close();
+  }
+}

@@ -14,7 +14,7 @@ const DESK: CallContext = { source: 'dashboard' };
 const ROW_HEIGHT = 64;
 const VIEWPORT = { width: 1280, height: 800 };
 /** Debian's Chromium, never a downloaded one (Playwright's download cannot run on these machines). */
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 
 /**
  * Runs in every page before its own scripts: notes the first animation frame that begins

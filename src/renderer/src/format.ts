@@ -4,13 +4,19 @@ export function formatDob(iso: string): string {
   return match ? `${match[2]}/${match[3]}/${match[1]}` : iso;
 }
 
+// Formatters made once: `toLocale…String` builds a new Intl formatter on every call, the
+// largest cost of drawing a long table of times (End of day's entries, the audit log).
+const TIME = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
+const DAY_YEAR = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+
 /** A timestamp as local time: "2:05 PM" today, "Mar 7, 2:05 PM" on another day. */
 export function formatWhen(timestamp: string, now = new Date()): string {
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
-  const time = date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const time = TIME.format(date);
   if (date.toDateString() === now.toDateString()) return time;
-  const day = date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', ...(date.getFullYear() !== now.getFullYear() ? { year: 'numeric' } : {}) });
+  const day = (date.getFullYear() !== now.getFullYear() ? DAY_YEAR : DAY).format(date);
   return `${day}, ${time}`;
 }
 
@@ -23,8 +29,7 @@ export { formatCents } from '../../shared/money';
 export function formatDateTime(timestamp: string): string {
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
-  const day = date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-  return `${day}, ${date.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' })}`;
+  return `${DAY_YEAR.format(date)}, ${TIME.format(date)}`;
 }
 
 /** A fraction as a percentage: 0.2 → "20%", 0.125 → "12.5%". */

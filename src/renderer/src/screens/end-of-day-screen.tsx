@@ -187,7 +187,7 @@ export function EndOfDayScreen() {
               <EmptyState title="No visits on this day.">Appointments imported on the Schedule, and payments recorded at the window, show here.</EmptyState>
             ) : (
               <div className="table-wrap">
-                <table className="table" aria-label="Visits">
+                <table className="table table--fixed eod-visits-table" aria-label="Visits">
                   <thead>
                     <tr>
                       <th scope="col">Time</th>
@@ -214,8 +214,8 @@ export function EndOfDayScreen() {
             {value.entries.length === 0 ? (
               <p className="muted">No payments, marks or voids on this day.</p>
             ) : (
-              <div className="table-wrap">
-                <table className="table" aria-label="Entries" data-testid="eod-entries">
+              <div className="table-wrap table-wrap--below">
+                <table className="table table--fixed eod-entries-table" aria-label="Entries" data-testid="eod-entries">
                   <thead>
                     <tr>
                       <th scope="col">When</th>
@@ -239,15 +239,18 @@ export function EndOfDayScreen() {
                         <td className="mono">{entry.kind === 'void' ? `−${formatCents(entry.amount_cents)}` : formatCents(entry.amount_cents)}</td>
                         <td>{entry.method ?? '—'}</td>
                         <td>{entry.taken_by}</td>
-                        <td className="no-print row">
-                          <Button size="small" onClick={() => setReceipt(entry)}>
-                            Receipt
-                          </Button>
-                          {entry.kind !== 'void' && !entry.voided_by_id && (
-                            <Button size="small" variant="danger" onClick={() => void voidEntry(entry)} data-testid="eod-void">
-                              Void
+                        <td className="no-print">
+                          {/* A flex box inside the cell: a cell made a flex box leaves the table's grid (its border drifts). */}
+                          <div className="row">
+                            <Button size="small" onClick={() => setReceipt(entry)}>
+                              Receipt
                             </Button>
-                          )}
+                            {entry.kind !== 'void' && !entry.voided_by_id && (
+                              <Button size="small" variant="danger" onClick={() => void voidEntry(entry)} data-testid="eod-void">
+                                Void
+                              </Button>
+                            )}
+                          </div>
                         </td>
                       </tr>
                     ))}
