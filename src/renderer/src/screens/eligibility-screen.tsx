@@ -279,7 +279,7 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
             <h2 id="check-form-title">Check eligibility</h2>
             {card && <SyncBadge state={card.sync?.state} />}
           </div>
-          <div className="grid-2">
+          <div className="grid-2 grid-2--form-first">
             <div className="stack">
               {data.cards.length > 1 ? (
                 <SelectField
@@ -325,7 +325,7 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
               <Combobox
                 id="check-payer"
                 label="Payer"
-                placeholder="Type a name, an abbreviation (BCBS TX) or a payer id"
+                placeholder="A name, abbreviation (BCBS TX) or payer id"
                 options={payerPicker.options}
                 filter={payerPicker.filter}
                 value={payerId}
