@@ -1,7 +1,5 @@
 import { chromium, type Browser } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
 import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
@@ -14,7 +12,7 @@ import type { EndOfDay } from '@src/shared/bridge/collection-contract';
 import { createDayOfVisits } from '@test/support/batch/day-of-visits';
 import { makeTempDir } from '@test/support/temp-dir';
 import { CHROMIUM_ARGS } from './ui-today';
-import { closedPort, interleaved, median, pageFunction, round, timeEach, type Benchmark } from './harness';
+import { closedPort, interleaved, median, pageFunction, startBareServer, round, timeEach, type Benchmark } from './harness';
 
 const VISITS = 1_000;
 
@@ -130,22 +128,6 @@ const BARE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>
   });
 </script></body></html>`;
 
-async function startBareServer(reportJson: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((request, response) => {
-    const [body, type] = request.url === '/report.json' ? [reportJson, 'application/json'] : [BARE_PAGE, 'text/html; charset=utf-8'];
-    response.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
-    response.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 /**
  * The desk's own page on the seeded data folder (the web host, offline: the figure is the
@@ -167,7 +149,7 @@ async function onScreen(tempDir: string, report: EndOfDay, rounds: number): Prom
       hotFolder: false,
       upstream: { url: `http://127.0.0.1:${await closedPort()}`, apiKey: 'bench-offline' },
     });
-    bare = await startBareServer(JSON.stringify(report));
+    bare = await startBareServer(BARE_PAGE, '/report.json', JSON.stringify(report));
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const b = browser;
     const time = async (url: string, bareRun: boolean, ready: string) => {

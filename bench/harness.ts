@@ -1,3 +1,4 @@
+import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 
@@ -105,6 +106,27 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * The raw limit's server for a UI benchmark: a bare node:http server answering `data` (JSON)
+ * at `dataPath` and `page` (HTML) at every other path. Nothing else: no app, no framework.
+ */
+export async function startBareServer(page: string, dataPath: string, data: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    const [body, type] = request.url === dataPath ? [data, 'application/json'] : [page, 'text/html; charset=utf-8'];
+    response.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
 }
 
 /**

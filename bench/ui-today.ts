@@ -1,13 +1,11 @@
 import { chromium, type Browser } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
 import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
 import type { CallContext } from '@src/shared/contract';
 import { makeTempDir } from '@test/support/temp-dir';
-import { closedPort, interleaved, median, pageFunction, percentile, scrollFrames, timeEach, type BenchResult, type Benchmark } from './harness';
+import { closedPort, interleaved, median, pageFunction, startBareServer, percentile, scrollFrames, timeEach, type BenchResult, type Benchmark } from './harness';
 
 const RECORDS = 10_000;
 const DESK: CallContext = { source: 'dashboard' };
@@ -71,22 +69,6 @@ const BARE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>
   });
 </script></body></html>`;
 
-async function startBareServer(rowsJson: string): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((request, response) => {
-    const [body, type] = request.url === '/rows.json' ? [rowsJson, 'application/json'] : [BARE_PAGE, 'text/html; charset=utf-8'];
-    response.writeHead(200, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
-    response.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
 
 /** One cold load (fresh context: no cache, no storage) until the first row is painted; optionally a scroll run. */
 async function load(browser: Browser, url: string, scroll?: { frames: number; step: number }): Promise<{ firstRenderMs: number; frames: number[] }> {
@@ -155,7 +137,7 @@ export const uiToday: Benchmark = async ({ quick }) => {
     const rowsJson = JSON.stringify({ ok: true, value: today });
     // Where first render's time goes: the host's read model, before any HTTP or browser work.
     process.stderr.write(`  desk.today in the host: ${median(queryMs).toFixed(0)} ms for ${today.data.length} rows, ${(rowsJson.length / 1e6).toFixed(1)} MB as JSON\n`);
-    bare = await startBareServer(rowsJson);
+    bare = await startBareServer(BARE_PAGE, '/rows.json', rowsJson);
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
 
     const ours = webHost.url;
