@@ -18,6 +18,8 @@ import { localApiHandlers } from '../bridge/local-api-handlers';
 import { practiceHandlers } from '../bridge/practice-handlers';
 import { recordHandlers } from '../bridge/record-handlers';
 import { inTransaction, openDatabase, type OpenedDatabase } from '../db/open-database';
+import { groupCommitFor } from '../db/group-commit';
+import { checkDatabaseOnWorker, type BackgroundCheck } from '../db/background-check';
 import { createExtractionEngine } from '../extraction/extraction-engine';
 import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolderComponent } from '../inbox/hot-folder-component';
@@ -46,7 +48,8 @@ import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-l
 import { withAuditTrail } from '../audit/audited-bridge';
 import { withAuditedCreates, withAuditedService } from '../audit/audited-service';
 import { databaseFileState } from '../db/database-cipher';
-import { checkDatabaseAtStart, damagedMessage, recordsWithoutRow, recoverInto, type DamagedDatabase } from '../db/start-check';
+import { checkDatabaseAtStart, damagedMessage, markDamaged, recordsWithoutRow, recoverInto, type DamagedDatabase } from '../db/start-check';
+import { ServiceError } from '../../shared/service-error';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { finishInterruptedRestore } from '../backup/desk-restore';
 import { createBackupComponent } from '../backup/backup-component';
@@ -122,7 +125,22 @@ export interface HostOptions {
   backupCheckEveryMs?: number;
   /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
   diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
+  /** SQLite's check of the database, run by `start()` on a worker thread; `false`: not run. */
+  startCheck?: false | { timeoutMs?: number };
+  /**
+   * The host must be closed and made again on the same folder: the check found damage (the
+   * next start sets the file aside and recovers) or a restore was staged (the next start swaps
+   * it in). The web host restarts in place, the desktop app relaunches; absent (tests), the
+   * host stays up with writes refused.
+   */
+  onRestartNeeded?: (reason: HostRestartReason) => void;
 }
+
+export type HostRestartReason = 'damaged' | 'restored';
+
+/** What a create is refused with once the check has found damage, until the restart. */
+export const DATABASE_DAMAGED_MESSAGE =
+  'Coverdesk found damage in its database and stopped saving to it: nothing was saved. Coverdesk restarts to set the file aside and recover what can be read; if it does not, close it and open it again.';
 
 export interface Host {
   dataDir: string;
@@ -140,6 +158,8 @@ export interface Host {
   log: HostLog;
   /** The database was damaged at start: set aside, and what was read back (null: it was healthy). */
   damaged: DamagedDatabase | null;
+  /** What `start()`'s check of the database answered (it does not hold the start). */
+  checked: Promise<BackgroundCheck | null>;
   /** Starts the background components. Tests of the store alone never call it. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -412,6 +432,38 @@ export function createHost(options: HostOptions): Host {
 
   let started: HostComponent[] = [];
   let closed = false;
+  let answerChecked: (answer: BackgroundCheck | null) => void = () => {};
+  const checked = new Promise<BackgroundCheck | null>((resolve) => (answerChecked = resolve));
+  // Parts that only read (or write elsewhere) keep going while a damaged file waits for the restart.
+  const keptWhenDamaged = new Set<HostComponent>([localApi, embeddedSandbox, diskSpace]);
+  /**
+   * The check found damage: no write reaches the file again (creates refused, the parts that
+   * write in the background stopped), the next start is told to set it aside and recover.
+   */
+  async function stopWritingDamaged(problems: string[]): Promise<void> {
+    groupCommitFor(db).refuseWrites(new ServiceError('service_unavailable', DATABASE_DAMAGED_MESSAGE));
+    markDamaged(paths.database, problems);
+    log.write('db.damage_found', { problems: problems.length });
+    const writers = started.filter((component) => !keptWhenDamaged.has(component));
+    started = started.filter((component) => keptWhenDamaged.has(component));
+    for (const component of writers.reverse()) {
+      try {
+        await component.stop?.();
+      } catch (error) {
+        log.write('host.stop_failed', { error: error instanceof Error ? error.name : 'unknown' });
+      }
+    }
+    if (!closed) options.onRestartNeeded?.('damaged');
+  }
+  function checkInBackground(): void {
+    if (options.startCheck === false) return answerChecked(null);
+    void checkDatabaseOnWorker({ file: paths.database, key: encryptionKey, timeoutMs: options.startCheck?.timeoutMs }).then(async (answer) => {
+      if (closed) return answerChecked(answer);
+      if (answer.state === 'damaged') await stopWritingDamaged(answer.problems);
+      else if (answer.state !== 'ok') log.write(`db.check_${answer.state}`, {});
+      answerChecked(answer);
+    });
+  }
   return {
     dataDir: options.dataDir,
     clock,
@@ -424,11 +476,14 @@ export function createHost(options: HostOptions): Host {
     lock,
     log,
     damaged,
+    checked,
     async start() {
       for (const component of components) {
         await component.start?.();
         started.push(component);
       }
+      // Not awaited: the desk works while SQLite reads every page (0.9 s at 100,000 records).
+      checkInBackground();
     },
     async close() {
       if (closed) return;

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { createHost, type Host, type HostOptions } from '../host/create-host';
+import type { BridgeMethod } from '../../shared/bridge/contract';
+import type { BridgeHandlers } from '../bridge/handlers';
+import { createHost, type Host, type HostOptions, type HostRestartReason } from '../host/create-host';
 import { listen, type Listening } from '../http/listen';
+import { forwardBridgeEvents } from '../shell/ipc-bridge';
+import { createEventHub } from '../support/event-hub';
 import { createWebHostApp } from './web-host-app';
 
 export interface WebHostOptions extends HostOptions {
@@ -10,7 +14,10 @@ export interface WebHostOptions extends HostOptions {
 }
 
 export interface WebHost {
-  host: Host;
+  /** The host now serving: a new one after a restart (damage found, a backup restored). */
+  readonly host: Host;
+  /** Settles when the restart under way (if any) is done. */
+  restarted(): Promise<void>;
   /** The address to open, with the per-run secret in its fragment. */
   url: string;
   origin: string;
@@ -18,18 +25,47 @@ export interface WebHost {
 }
 
 export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
-  const host = createHost(options);
-  try {
-    // Background parts (sync worker, local API, hot folder, embedded sandbox) run as in the desktop app.
-    await host.start();
-  } catch (error) {
-    await host.close();
-    throw error;
+  // The page keeps its address and its event stream across a restart: calls go to whichever
+  // host is current, its events are forwarded to the one hub the streams listen on.
+  const events = createEventHub();
+  let restarting: Promise<void> = Promise.resolve();
+  const open = async (): Promise<{ host: Host; unforward: () => void }> => {
+    const made = createHost({ ...options, onRestartNeeded: (reason) => void restart(reason) });
+    try {
+      // Background parts (sync worker, local API, hot folder, embedded sandbox) run as in the desktop app.
+      await made.start();
+    } catch (error) {
+      await made.close();
+      throw error;
+    }
+    return { host: made, unforward: forwardBridgeEvents(made.events, (name, payload) => events.emit(name, payload as never)) };
+  };
+  let current = await open();
+  let closed = false;
+  function restart(reason: HostRestartReason): Promise<void> {
+    restarting = restarting.then(async () => {
+      if (closed) return;
+      current.unforward();
+      await current.host.close();
+      current = await open();
+      if (current.host.damaged) console.error(current.host.damaged.message);
+      events.emit('host.restarted', { reason });
+    });
+    return restarting;
   }
+  const bridge = Object.fromEntries(
+    (Object.keys(current.host.bridge) as BridgeMethod[]).map((method) => [
+      method,
+      async (input: never) => {
+        await restarting;
+        return (current.host.bridge[method] as (input: never) => Promise<unknown>)(input);
+      },
+    ]),
+  ) as unknown as BridgeHandlers;
   const secret = randomBytes(32).toString('base64url');
   const app = createWebHostApp({
-    bridge: host.bridge,
-    events: host.events,
+    bridge,
+    events,
     secret,
     rendererDir: options.rendererDir ?? path.resolve(__dirname, '../../../out/renderer'),
   });
@@ -37,20 +73,26 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   try {
     server = await listen(app, { port: options.port ?? 0, hostname: '127.0.0.1' });
   } catch (error) {
-    await host.close();
+    await current.host.close();
     throw (error as NodeJS.ErrnoException).code === 'EADDRINUSE'
       ? new Error(`Port ${options.port} is already in use on 127.0.0.1: pick another with --port, or 0 for any free port.`)
       : error;
   }
   const origin = server.address;
   return {
-    host,
+    get host() {
+      return current.host;
+    },
+    restarted: () => restarting,
     origin,
     url: `${origin}/#secret=${secret}`,
     async close() {
       // listen's close also ends the SSE streams that would hold it open.
       await server.close();
-      await host.close();
+      await restarting;
+      closed = true;
+      current.unforward();
+      await current.host.close();
     },
   };
 }

@@ -286,6 +286,11 @@ export const BRIDGE_EVENTS = {
   'notices.opened': NoticeInput,
   /** A day's batch of checks moved (a check made or answered, the batch started or finished). */
   'appointments.progress': BatchProgress,
+  /**
+   * The host was closed and made again on the same data (issue 29): the check found the
+   * database damaged and it was set aside, or a backup was restored. Everything shown is stale.
+   */
+  'host.restarted': z.object({ reason: z.enum(['damaged', 'restored']) }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeEvent = keyof typeof BRIDGE_EVENTS;

@@ -145,6 +145,8 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
       setBridgeData(client, 'appointments.progress', { date: progress.date }, progress);
       on('appointments.progress', progress);
     }),
+    // Another database under the same page (a damaged one set aside, a backup restored): nothing cached holds.
+    bridge.on('host.restarted', () => void client.invalidateQueries()),
   ];
   return () => {
     offs.forEach((off) => off());
