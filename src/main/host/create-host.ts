@@ -138,6 +138,9 @@ export interface HostOptions {
 
 export type HostRestartReason = 'damaged' | 'restored';
 
+/** What a create is refused with once a backup is staged to be restored, until the restart. */
+export const RESTORING_MESSAGE = 'A backup is being restored: Coverdesk restarts on it, and nothing was saved. Enter this again once it has restarted.';
+
 /** What a create is refused with once the check has found damage, until the restart. */
 export const DATABASE_DAMAGED_MESSAGE =
   'Coverdesk found damage in its database and stopped saving to it: nothing was saved. Coverdesk restarts to set the file aside and recover what can be read; if it does not, close it and open it again.';
@@ -389,6 +392,9 @@ export function createHost(options: HostOptions): Host {
     version: options.version ?? coverdeskVersion(),
     log: log.write,
     checkEveryMs: options.backupCheckEveryMs,
+    dataDir: options.dataDir,
+    keyFile: keyFilePaths(options.dataDir).plain,
+    onRestoreStaged: () => void stopWriting(new ServiceError('service_unavailable', RESTORING_MESSAGE), 'restored'),
   });
   components.push(backups);
   const handlers = composeBridgeHandlers(
@@ -437,13 +443,12 @@ export function createHost(options: HostOptions): Host {
   // Parts that only read (or write elsewhere) keep going while a damaged file waits for the restart.
   const keptWhenDamaged = new Set<HostComponent>([localApi, embeddedSandbox, diskSpace]);
   /**
-   * The check found damage: no write reaches the file again (creates refused, the parts that
-   * write in the background stopped), the next start is told to set it aside and recover.
+   * The check found damage, or a restore was staged: no write reaches the file again (creates
+   * refused with `refusal`, the parts that write in the background stopped), then the host asks
+   * for the restart that sets the file aside (or swaps the backup in).
    */
-  async function stopWritingDamaged(problems: string[]): Promise<void> {
-    groupCommitFor(db).refuseWrites(new ServiceError('service_unavailable', DATABASE_DAMAGED_MESSAGE));
-    markDamaged(paths.database, problems);
-    log.write('db.damage_found', { problems: problems.length });
+  async function stopWriting(refusal: ServiceError, reason: HostRestartReason): Promise<void> {
+    groupCommitFor(db).refuseWrites(refusal);
     const writers = started.filter((component) => !keptWhenDamaged.has(component));
     started = started.filter((component) => keptWhenDamaged.has(component));
     for (const component of writers.reverse()) {
@@ -453,7 +458,13 @@ export function createHost(options: HostOptions): Host {
         log.write('host.stop_failed', { error: error instanceof Error ? error.name : 'unknown' });
       }
     }
-    if (!closed) options.onRestartNeeded?.('damaged');
+    if (!closed) options.onRestartNeeded?.(reason);
+  }
+  async function stopWritingDamaged(problems: string[]): Promise<void> {
+    // Marked first: a kill from here on still has the next start set the file aside.
+    markDamaged(paths.database, problems);
+    log.write('db.damage_found', { problems: problems.length });
+    await stopWriting(new ServiceError('service_unavailable', DATABASE_DAMAGED_MESSAGE), 'damaged');
   }
   function checkInBackground(): void {
     if (options.startCheck === false) return answerChecked(null);
