@@ -143,20 +143,34 @@ async function main(): Promise<void> {
   let lastStatus: { online: boolean | null } = { online: null };
   host.events.on('sync.status', (status) => (lastStatus = status));
   let quitConfirmed = false;
+  // True: the person chose to stay (offline with records only here, and they were told so).
+  const staysOpen = () => {
+    const warning = quitWarning(lastStatus, onlyHere(host.database.db), (iso) => new Date(iso).toLocaleString());
+    return (
+      warning !== null &&
+      dialog.showMessageBoxSync({ type: 'warning', buttons: ['Stay open', 'Quit anyway'], defaultId: 0, cancelId: 0, message: 'Some records exist only on this computer', detail: warning }) === 0
+    );
+  };
   app.on('before-quit', (event) => {
     if (hostClosed) return;
     event.preventDefault();
     if (!quitConfirmed && !closing) {
-      const warning = quitWarning(lastStatus, onlyHere(host.database.db), (iso) => new Date(iso).toLocaleString());
-      const stay =
-        warning !== null &&
-        dialog.showMessageBoxSync({ type: 'warning', buttons: ['Stay open', 'Quit anyway'], defaultId: 0, cancelId: 0, message: 'Some records exist only on this computer', detail: warning }) === 0;
-      if (stay) return;
+      if (staysOpen()) return;
       quitConfirmed = true;
     }
     quitAfterHost();
   });
-  app.on('window-all-closed', quitAfterHost);
+  // Closing the last window quits too: the same question first, and staying opens the desk again.
+  app.on('window-all-closed', () => {
+    if (!quitConfirmed && !closing) {
+      if (staysOpen()) {
+        window = createWindow();
+        return;
+      }
+      quitConfirmed = true;
+    }
+    quitAfterHost();
+  });
   restartApp = () => {
     app.relaunch();
     quitConfirmed = true;

@@ -60,7 +60,8 @@ function fakeElectron(dataRoot: string, backend: string) {
       on: (event: string, listener: (...args: unknown[]) => void) => appEvents.on(event, listener),
     },
     BrowserWindow,
-    dialog: { showErrorBox: vi.fn() },
+    // Asked only when there is something to warn of; "Quit anyway" unless a test says otherwise.
+    dialog: { showErrorBox: vi.fn(), showMessageBoxSync: vi.fn(() => 1) },
     ipcMain,
     powerMonitor,
     protocol: {
@@ -116,6 +117,25 @@ describe('the Electron main process', () => {
     const again = { preventDefault: vi.fn() };
     for (const listener of appEvents.listeners('before-quit')) (listener as (e: typeof again) => void)(again);
     expect(again.preventDefault).not.toHaveBeenCalled();
+  });
+
+  it('asks before the last window closes while offline with records only here, as quitting does; staying opens the desk again', async () => {
+    const { appEvents, module, windows, ipcMain } = await startApp();
+    const own = windows[0].webContents;
+    const call = (method: string, input: unknown) => ipcMain.handlers.get(method)!(invokeEvent(own, fakeFrame(APP_ENTRY_URL)), input);
+    // Offline: a service nothing answers on (port 9), and one record made since.
+    expect(await call('settings.update', { upstream_url: 'http://127.0.0.1:9', api_key: 'sk_test_closing' })).toMatchObject({ ok: true });
+    expect(await call('patients.create', { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' })).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(own.sent.some(([name, payload]) => name === 'sync.status' && (payload as { online: boolean | null }).online === false)).toBe(true), { timeout: 10_000 });
+    const ask = module.dialog.showMessageBoxSync as ReturnType<typeof vi.fn>;
+    ask.mockReturnValueOnce(0);
+    for (const listener of appEvents.listeners('window-all-closed')) (listener as () => void)();
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(ask.mock.calls[0][0]).toMatchObject({ buttons: ['Stay open', 'Quit anyway'], detail: expect.stringContaining('1 record exists only on this computer') });
+    // Stayed: the desk is open again and nothing quit.
+    expect(windows).toHaveLength(2);
+    expect(module.app.quit).not.toHaveBeenCalled();
+    // Closed again, "Quit anyway": the host closes and the app quits (afterEach), asked once more.
   });
 
   it('opens one window from the secure preferences, on app:// rather than file://', async () => {
