@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { BridgeMethod } from '../../shared/bridge/contract';
 import type { BridgeHandlers } from '../bridge/handlers';
+import { ServiceError } from '../../shared/service-error';
 import { createHost, type Host, type HostOptions, type HostRestartReason } from '../host/create-host';
 import { listen, type Listening } from '../http/listen';
 import { forwardBridgeEvents } from '../shell/ipc-bridge';
@@ -42,22 +43,33 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
   let current = await open();
   let closed = false;
+  // A host that could not be made again (its database refused): every call says so, none reaches the closed one.
+  let failed: ServiceError | null = null;
   function restart(reason: HostRestartReason): Promise<void> {
     restarting = restarting.then(async () => {
-      if (closed) return;
+      if (closed || failed) return;
       current.unforward();
       await current.host.close();
-      current = await open();
+      try {
+        current = await open();
+      } catch (error) {
+        const why = error instanceof Error ? error.message : 'its data could not be opened';
+        console.error(`Coverdesk could not start again: ${why}`);
+        failed = new ServiceError('service_unavailable', `Coverdesk could not start again: ${why} Close it and start it again.`);
+        return;
+      }
       if (current.host.damaged) console.error(current.host.damaged.message);
       events.emit('host.restarted', { reason });
     });
     return restarting;
   }
+  // One forwarding handler per method (the contract's full set, as the host's): typed by the map, not by each entry.
   const bridge = Object.fromEntries(
     (Object.keys(current.host.bridge) as BridgeMethod[]).map((method) => [
       method,
       async (input: never) => {
         await restarting;
+        if (failed) throw failed;
         return (current.host.bridge[method] as (input: never) => Promise<unknown>)(input);
       },
     ]),
@@ -91,6 +103,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
       await server.close();
       await restarting;
       closed = true;
+      if (failed) return;
       current.unforward();
       await current.host.close();
     },

@@ -57,6 +57,7 @@ function fakeElectron(dataRoot: string, backend: string) {
       getPath: vi.fn((name: string) => (name === 'userData' ? dataRoot : os.tmpdir())),
       setAppUserModelId: vi.fn(),
       quit: vi.fn(),
+      relaunch: vi.fn(),
       on: (event: string, listener: (...args: unknown[]) => void) => appEvents.on(event, listener),
     },
     BrowserWindow,
@@ -136,6 +137,23 @@ describe('the Electron main process', () => {
     expect(windows).toHaveLength(2);
     expect(module.app.quit).not.toHaveBeenCalled();
     // Closed again, "Quit anyway": the host closes and the app quits (afterEach), asked once more.
+  });
+
+  it('relaunches once a backup restored from Settings is staged, without asking: the next start swaps it in', async () => {
+    const { module, windows, ipcMain } = await startApp();
+    const own = windows[0].webContents;
+    const call = (method: string, input: unknown) => ipcMain.handlers.get(method)!(invokeEvent(own, fakeFrame(APP_ENTRY_URL)), input);
+    const usb = path.join(temp.dir, 'usb');
+    fs.mkdirSync(usb);
+    expect(await call('backups.update', { folder: usb })).toMatchObject({ ok: true });
+    expect(await call('backups.run', {})).toMatchObject({ ok: true, value: { last_failure: null } });
+    const listed = (await call('backups.list', {})) as { value: { name: string }[] };
+    expect(await call('backups.restore', { name: listed.value[0].name })).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(module.app.relaunch).toHaveBeenCalledTimes(1));
+    expect(module.app.quit).toHaveBeenCalled();
+    expect(module.dialog.showMessageBoxSync).not.toHaveBeenCalled();
+    // The desktop app's key stays wrapped by the OS: the restore wrote no plain key file.
+    expect(fs.existsSync(path.join(temp.dir, 'data', 'database.key'))).toBe(false);
   });
 
   it('opens one window from the secure preferences, on app:// rather than file://', async () => {
