@@ -214,7 +214,7 @@ export function recoverInto(fresh: SqliteHandle, damagedFile: string, key: Buffe
 export function damagedMessage(report: Omit<DamagedDatabase, 'message'>): string {
   const lost = Object.entries(report.unreadableRows);
   return (
-    `Coverdesk's database was damaged (${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} found at start) and was not opened for work. ` +
+    `Coverdesk's database was found damaged (${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} found by its check) and was set aside: nothing more was written to it. ` +
     `It is kept, unchanged, as ${path.basename(report.keptAs)}. A new database was started: ${report.recoveredEntries} record${report.recoveredEntries === 1 ? '' : 's'} not yet sent ` +
     `and ${report.recoveredRows} rows in all were read back, and the rest comes again from the practice. ` +
     (lost.length === 0

@@ -77,7 +77,7 @@ describe('the database check at start', () => {
     expect(path.dirname(report.keptAs)).toBe(dataDir);
     expect(path.basename(report.keptAs)).toMatch(/^coverdesk\.sqlite\.damaged-\d{4}-\d{2}-\d{2}T/);
     expect(fs.readFileSync(report.keptAs).equals(damagedBytes)).toBe(true);
-    expect(report.message).toContain('was not opened for work');
+    expect(report.message).toContain('was set aside: nothing more was written to it');
     expect(report.message).toContain(path.basename(report.keptAs));
     // What could be read came back and is queued to send; what could not is counted, by table.
     const recovered = patientIds(second);
