@@ -447,7 +447,7 @@ export function createHost(options: HostOptions): Host {
    * refused with `refusal`, the parts that write in the background stopped), then the host asks
    * for the restart that sets the file aside (or swaps the backup in).
    */
-  async function stopWriting(refusal: ServiceError, reason: HostRestartReason): Promise<void> {
+  async function stopWriting(refusal: ServiceError, reason: HostRestartReason | null): Promise<void> {
     groupCommitFor(db).refuseWrites(refusal);
     const writers = started.filter((component) => !keptWhenDamaged.has(component));
     started = started.filter((component) => keptWhenDamaged.has(component));
@@ -458,13 +458,23 @@ export function createHost(options: HostOptions): Host {
         log.write('host.stop_failed', { error: error instanceof Error ? error.name : 'unknown' });
       }
     }
-    if (!closed) options.onRestartNeeded?.(reason);
+    if (!closed && reason) options.onRestartNeeded?.(reason);
   }
   async function stopWritingDamaged(problems: string[]): Promise<void> {
-    // Marked first: a kill from here on still has the next start set the file aside.
-    markDamaged(paths.database, problems);
+    const refusal = new ServiceError('service_unavailable', DATABASE_DAMAGED_MESSAGE);
+    groupCommitFor(db).refuseWrites(refusal);
     log.write('db.damage_found', { problems: problems.length });
-    await stopWriting(new ServiceError('service_unavailable', DATABASE_DAMAGED_MESSAGE), 'damaged');
+    let marked = true;
+    try {
+      // Before the restart is asked for: a kill from here on still has the next start set the file aside.
+      markDamaged(paths.database, problems);
+    } catch (error) {
+      // A full disk, say. No restart then (it would only find the damage again, and again):
+      // writes stay refused, and the sentence asks the person to close and reopen.
+      marked = false;
+      log.write('db.damage_mark_failed', { error: (error as { code?: string }).code ?? 'error' });
+    }
+    await stopWriting(refusal, marked ? 'damaged' : null);
   }
   function checkInBackground(): void {
     if (options.startCheck === false) return answerChecked(null);

@@ -103,6 +103,18 @@ describe('the database check at start', () => {
     expect(await third.bridge['storage.damage']({})).toBeNull();
   });
 
+  it('when the damage cannot be noted for the next start (no room for the note), writes stay refused and no restart is asked for, rather than restarting into the same damage', async () => {
+    const { dataDir } = await deskWith(400);
+    flipByteInAPage(dataDir);
+    // Where the note is written first is taken by a folder: writing it fails, as a full disk would make it.
+    fs.mkdirSync(`${damageMarkerOf(hostPaths(dataDir).database)}.tmp`);
+    const restarts: string[] = [];
+    const h = await started(dataDir, { onRestartNeeded: (reason) => restarts.push(reason) });
+    expect(await h.checked).toMatchObject({ state: 'damaged' });
+    expect(restarts).toEqual([]);
+    await expect(h.bridge['patients.create'](person(999))).rejects.toMatchObject({ message: DATABASE_DAMAGED_MESSAGE });
+  });
+
   it('does not hold the start: the desk answers while the check is still reading, and a check past its time limit is ended, the desk left as it is', async () => {
     const { dataDir } = await deskWith(300);
     const h = await started(dataDir, { startCheck: { timeoutMs: 1 } });
