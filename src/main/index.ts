@@ -44,7 +44,7 @@ function createWindow(): BrowserWindow {
   return window;
 }
 
-async function openHost(): Promise<Host> {
+async function openHost(onRestartNeeded: () => void): Promise<Host> {
   const dataDir = path.join(app.getPath('userData'), 'data');
   const encryptionKey = await readOrCreateWrappedKey(
     { file: keyFilePaths(dataDir).wrapped, mayCreate: databaseFileState(hostPaths(dataDir).database) !== 'encrypted' },
@@ -53,6 +53,7 @@ async function openHost(): Promise<Host> {
   return createHost({
     dataDir,
     encryptionKey,
+    onRestartNeeded,
     // Touch ID where the Mac has it: the OS's own check instead of the PIN.
     systemUnlock:
       process.platform === 'darwin' && systemPreferences.canPromptTouchID()
@@ -92,8 +93,10 @@ async function main(): Promise<void> {
   if (process.platform === 'win32') app.setAppUserModelId('com.coverdesk.app');
 
   let host: Host;
+  let restartApp = () => {};
   try {
-    host = await openHost();
+    // Damage found or a backup staged: the next start sets the file aside or swaps the backup in.
+    host = await openHost(() => restartApp());
   } catch (error) {
     // Key and database errors are written for the person at the desk and carry no PHI.
     dialog.showErrorBox('Coverdesk cannot start', error instanceof Error ? error.message : 'Coverdesk could not open its data.');
@@ -140,20 +143,39 @@ async function main(): Promise<void> {
   let lastStatus: { online: boolean | null } = { online: null };
   host.events.on('sync.status', (status) => (lastStatus = status));
   let quitConfirmed = false;
+  // True: the person chose to stay (offline with records only here, and they were told so).
+  const staysOpen = () => {
+    const warning = quitWarning(lastStatus, onlyHere(host.database.db), (iso) => new Date(iso).toLocaleString());
+    return (
+      warning !== null &&
+      dialog.showMessageBoxSync({ type: 'warning', buttons: ['Stay open', 'Quit anyway'], defaultId: 0, cancelId: 0, message: 'Some records exist only on this computer', detail: warning }) === 0
+    );
+  };
   app.on('before-quit', (event) => {
     if (hostClosed) return;
     event.preventDefault();
     if (!quitConfirmed && !closing) {
-      const warning = quitWarning(lastStatus, onlyHere(host.database.db), (iso) => new Date(iso).toLocaleString());
-      const stay =
-        warning !== null &&
-        dialog.showMessageBoxSync({ type: 'warning', buttons: ['Stay open', 'Quit anyway'], defaultId: 0, cancelId: 0, message: 'Some records exist only on this computer', detail: warning }) === 0;
-      if (stay) return;
+      if (staysOpen()) return;
       quitConfirmed = true;
     }
     quitAfterHost();
   });
-  app.on('window-all-closed', quitAfterHost);
+  // Closing the last window quits too: the same question first, and staying opens the desk again.
+  app.on('window-all-closed', () => {
+    if (!quitConfirmed && !closing) {
+      if (staysOpen()) {
+        window = createWindow();
+        return;
+      }
+      quitConfirmed = true;
+    }
+    quitAfterHost();
+  });
+  restartApp = () => {
+    app.relaunch();
+    quitConfirmed = true;
+    app.quit();
+  };
 }
 
 /** Settles once the app is up (or has given up); the shell's tests await it. */

@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BackupSettings, BackupSettingsUpdate, BackupStatus } from '../../shared/bridge/backup-contract';
-import { validationFailed } from '../../shared/service-error';
+import type { BackupListing, BackupRestored, BackupSettings, BackupSettingsUpdate, BackupStatus } from '../../shared/bridge/backup-contract';
+import { ServiceError, validationFailed } from '../../shared/service-error';
 import type { SqliteHandle } from '../db/open-database';
 import type { Clock } from '../support/clock';
 import type { HostComponent } from '../support/host-component';
 import type { HostLog } from '../support/host-log';
-import { BackupError, createBackup, deskIdentity, type DeskFiles } from './desk-backup';
+import { BackupError, createBackup, deskIdentity, listBackups, readBackupManifestSeal, type DeskFiles } from './desk-backup';
+import { restoreBackup } from './desk-restore';
 
 /**
  * Settings → Backups: the chosen folder, the schedule (every N hours while the desk runs) and
@@ -17,6 +18,13 @@ export interface BackupComponent extends HostComponent {
   update(change: BackupSettingsUpdate): BackupStatus;
   /** Backs up now; a failure is recorded (and shown) rather than thrown. */
   run(): Promise<BackupStatus>;
+  /** The backups in the chosen folder that this desk's key opens, newest first. */
+  list(): BackupListing[];
+  /**
+   * Checks and stages one of them for the next start (the desk keeps running on its files
+   * until then), then calls `onRestoreStaged`. Refused with the reason, nothing changed.
+   */
+  restore(name: string): Promise<BackupRestored>;
 }
 
 export interface BackupComponentDeps {
@@ -28,6 +36,11 @@ export interface BackupComponentDeps {
   log: HostLog['write'];
   /** How often the schedule looks whether a backup is due (tests: tens of milliseconds). */
   checkEveryMs?: number;
+  /** The data folder a restore is staged in, and where a restore would write a key (Settings' never does). */
+  dataDir: string;
+  keyFile: string;
+  /** A restore is staged: no write may reach the old files again, and the host must restart to swap it in. */
+  onRestoreStaged(): void;
 }
 
 const DEFAULTS: BackupSettings = { folder: null, every_hours: 24, keep: 7 };
@@ -88,10 +101,60 @@ export function createBackupComponent(deps: BackupComponentDeps): BackupComponen
     return running;
   };
 
+  let restoreStaged = false;
+  const refuseName = (code: string, message: string) => validationFailed([{ path: 'name', code, message }]);
+
+  async function restore(name: string): Promise<BackupRestored> {
+    const folder = settings().folder;
+    if (!folder) throw refuseName('no_folder', 'No backup folder is chosen: choose the folder that holds the backups in Settings → Backups, then pick one.');
+    const from = path.join(folder, name);
+    if (!listBackups(folder).includes(from)) throw refuseName('not_found', `${name} is not a backup in ${folder}: pick one from the list.`);
+    // Staged once: a second one would be swapped in under the running desk by the first's bookkeeping.
+    if (restoreStaged) throw new ServiceError('service_unavailable', 'A backup is already restored and waits for Coverdesk to restart: close Coverdesk and open it again.');
+    // A backup under way finishes first: it reads the files the restore will put aside.
+    await running;
+    let previous: string | null;
+    try {
+      ({ previous } = await restoreBackup(
+        { version: deps.version, now: () => deps.clock.now() },
+        {
+          from,
+          target: { ...deps.files, dataDir: deps.dataDir, keyFile: deps.keyFile },
+          key: deps.key,
+          targetPracticeId: deskIdentity(sqlite).practice_id,
+          swap: 'next-start',
+          writeKey: false,
+        },
+      ));
+    } catch (error) {
+      if (error instanceof BackupError) throw refuseName(error.reason, error.message);
+      throw new ServiceError('internal_error', `The backup could not be restored (${(error as { code?: string }).code ?? 'error'}); nothing on this desk was changed. Try again, or restore another backup.`);
+    }
+    restoreStaged = true;
+    deps.log('backup.restore_staged', {});
+    deps.onRestoreStaged();
+    return { restored: name, kept_aside_as: path.basename(previous!) };
+  }
+
   return {
     name: 'backups',
     status,
     run,
+    restore,
+    list() {
+      const folder = settings().folder;
+      if (!folder) return [];
+      return listBackups(folder).flatMap((backup) => {
+        try {
+          const manifest = readBackupManifestSeal(backup, deps.key);
+          const records = Object.values(manifest.counts).reduce((a, b) => a + b, 0);
+          return [{ name: path.basename(backup), created_at: manifest.created_at, coverdesk_version: manifest.coverdesk_version, records }];
+        } catch {
+          // Another desk's key, or a changed manifest: not this desk's to restore.
+          return [];
+        }
+      });
+    },
     update(change) {
       const next = { ...settings() };
       if (change.folder !== undefined) {

@@ -6,6 +6,7 @@ import { applyDatabaseKey } from '../db/database-cipher';
 import { findMigrationsDir, type SqliteHandle } from '../db/open-database';
 import { deriveFileKey, type SealedKind } from '../db/sealed-file';
 import type { Clock } from '../support/clock';
+import { isDiskFull } from '../storage/disk-full';
 import { copyDatabaseOnWorker, type DatabaseCopyResult } from './database-copy-worker';
 
 /**
@@ -127,6 +128,8 @@ export interface BackupDeps {
   migrationsDir?: string;
   /** Between steps (tests: a folder that disappears mid-backup). */
   onStep?: (step: 'database' | 'photos' | 'manifest') => void;
+  /** How a photo is copied into the backup (tests: one that fails as a full disk does). */
+  copyFile?: (from: string, to: string) => Promise<void>;
 }
 
 export interface BackupInput {
@@ -146,6 +149,12 @@ export interface BackupResult {
 
 function folderGone(to: string, error: unknown): BackupError {
   const code = (error as { code?: string }).code ?? 'error';
+  if (isDiskFull(error)) {
+    return new BackupError(
+      `The backup folder ${to} is full (${code}). Nothing on this desk was changed and no backup was kept from this attempt; free some space there (remove old files, or keep fewer backups), or choose another folder, and back up again.`,
+      'folder_unavailable',
+    );
+  }
   return new BackupError(
     `The backup folder ${to} could not be written (${code}: it is missing, disconnected or full). Nothing on this desk was changed and no backup was kept from this attempt; reconnect the folder (or choose another) and back up again.`,
     'folder_unavailable',
@@ -180,7 +189,7 @@ export async function createBackup(deps: BackupDeps, input: BackupInput): Promis
       for (const photo of await fs.promises.readdir(files.photos)) {
         if (photo.endsWith('.tmp')) continue;
         const target = path.join(partial, PHOTOS_IN_BACKUP, photo);
-        await fs.promises.copyFile(path.join(files.photos, photo), target);
+        await (deps.copyFile ?? fs.promises.copyFile)(path.join(files.photos, photo), target);
         manifestFiles[`${PHOTOS_IN_BACKUP}/${photo}`] = await sha256FileAsync(target);
       }
     }
@@ -232,6 +241,11 @@ export function readVerifiedManifest(folder: string, key: Buffer): BackupManifes
   const manifest = readSealedManifest(folder, key);
   checkFiles(folder, manifest, Object.fromEntries(Object.keys(manifest.files).map((name) => [name, hashIfPresent(folder, name, sha256File)])));
   return manifest;
+}
+
+/** The manifest if its seal is the desk key's, without hashing the files (a listing; a restore checks them). */
+export function readBackupManifestSeal(folder: string, key: Buffer): BackupManifest {
+  return readSealedManifest(folder, key);
 }
 
 /** The same, hashing in chunks: how the backup verifies what it just wrote while the desk works. */

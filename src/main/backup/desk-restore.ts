@@ -43,6 +43,13 @@ export interface RestoreInput {
   key: Buffer;
   /** The practice of the desk already in the target folder, if any: another practice's backup is refused. */
   targetPracticeId: string | null;
+  /**
+   * `next-start`: staged and marked READY only; the host's next start swaps it in (a restore
+   * from Settings, the desk still running on the old files). Default: swapped now.
+   */
+  swap?: 'now' | 'next-start';
+  /** False: no key file is written (the desk keeps the key it has: Settings restores its own backups). Default true. */
+  writeKey?: boolean;
 }
 
 const STAGING = '.restore-staging';
@@ -119,8 +126,10 @@ export async function restoreBackup(deps: RestoreDeps, input: RestoreInput): Pro
   fs.mkdirSync(staged(target.photos), { recursive: true, mode: 0o700 });
   const photosFrom = path.join(input.from, PHOTOS_IN_BACKUP);
   if (fs.existsSync(photosFrom)) for (const photo of fs.readdirSync(photosFrom)) fs.copyFileSync(path.join(photosFrom, photo), path.join(staged(target.photos), photo));
-  fs.mkdirSync(path.dirname(staged(target.keyFile)), { recursive: true, mode: 0o700 });
-  writeDurably(staged(target.keyFile), `${input.key.toString('hex')}\n`);
+  if (input.writeKey !== false) {
+    fs.mkdirSync(path.dirname(staged(target.keyFile)), { recursive: true, mode: 0o700 });
+    writeDurably(staged(target.keyFile), `${input.key.toString('hex')}\n`);
+  }
   // The staged copy is checked as the backup was: opens with the key, SQLite's check, the same counts.
   const copy = openWithKey(staged(target.database), input.key, true);
   try {
@@ -135,9 +144,11 @@ export async function restoreBackup(deps: RestoreDeps, input: RestoreInput): Pro
   }
   fsyncDir(staging);
   deps.onStep?.('staged');
-  writeDurably(path.join(staging, READY), JSON.stringify({ previous: `.restore-previous-${deps.now().toISOString().replace(/[:.]/g, '-')}` }));
+  const previousName = `.restore-previous-${deps.now().toISOString().replace(/[:.]/g, '-')}`;
+  writeDurably(path.join(staging, READY), JSON.stringify({ previous: previousName }));
   fsyncDir(staging);
   deps.onStep?.('ready');
+  if (input.swap === 'next-start') return { manifest, previous: path.join(target.dataDir, previousName) };
   const previous = finishInterruptedRestore(target, (name) => deps.onStep?.(`moved:${name}`));
   deps.onStep?.('swapped');
   return { manifest, previous };

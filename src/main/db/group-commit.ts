@@ -11,6 +11,14 @@ import type { Db } from './open-database';
 export interface GroupCommit {
   /** Runs `work` in the next group's transaction; resolves once that group is committed. */
   run<T>(work: () => T): Promise<T>;
+  /**
+   * From now on every write is refused with `error`, before it touches the file: the start-up
+   * check found the database damaged (docs/decisions.md, Storage). Writes already queued are
+   * refused too; a group already committed stays.
+   */
+  refuseWrites(error: Error): void;
+  /** Throws the refusal, if writes are refused: for work done before `run` (a photo's file). */
+  assertWritable(): void;
 }
 
 interface Pending {
@@ -49,9 +57,16 @@ export function createGroupCommit(db: Db): GroupCommit {
   let expected = 1;
   let commitMs = 0;
   let waitingSince: number | null = null;
+  let refusal: Error | null = null;
 
   function ready(): void {
     scheduled = false;
+    if (refusal) {
+      const refused = queue;
+      queue = [];
+      for (const item of refused) item.reject(refusal);
+      return;
+    }
     const now = performance.now();
     waitingSince ??= now;
     const short = queue.length < expected;
@@ -130,10 +145,17 @@ export function createGroupCommit(db: Db): GroupCommit {
 
   return {
     run<T>(work: () => T): Promise<T> {
+      if (refusal) return Promise.reject(refusal);
       return new Promise<T>((resolve, reject) => {
         queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
         schedule();
       });
+    },
+    refuseWrites(error: Error) {
+      refusal = error;
+    },
+    assertWritable() {
+      if (refusal) throw refusal;
     },
   };
 }

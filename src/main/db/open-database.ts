@@ -6,6 +6,7 @@ import { readMigrationFiles } from 'drizzle-orm/migrator';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyDatabaseKey, encryptPlaintextDatabase } from './database-cipher';
+import { isDiskFull } from '../storage/disk-full';
 import * as schema from './schema';
 
 // Drizzle types its client as better-sqlite3's; the cipher build is the same API plus key/rekey.
@@ -54,6 +55,24 @@ export interface OpenDatabaseOptions {
    * is encrypted in place first. Absent: plaintext (the sandbox's own store holds no PHI).
    */
   key?: Buffer;
+  /** How the copy before an upgrade is written (tests: one that fails as a full disk does). */
+  copyFile?: (from: string, to: string) => void;
+}
+
+/** The disk had no room for the copy taken before an upgrade: nothing was migrated, the file is as it was. */
+export class NoRoomToUpgradeError extends Error {
+  constructor(
+    readonly file: string,
+    readonly bytesNeeded: number,
+    cause: unknown,
+  ) {
+    super(
+      `The disk is full: Coverdesk needs about ${Math.ceil(bytesNeeded / 1_000_000)} MB free to upgrade its database (${path.basename(file)}), for the copy it takes first. ` +
+        'Nothing was changed. Free some space on this computer, then open Coverdesk again.',
+      { cause },
+    );
+    this.name = 'NoRoomToUpgradeError';
+  }
 }
 
 /** A migration failed: the file was put back as it was before the run, from the copy taken first. */
@@ -67,7 +86,11 @@ export class MigrationFailedError extends Error {
   ) {
     super(
       `Upgrading this database (${path.basename(file)}) from schema ${from} to ${to} failed, so it was put back exactly as it was before the upgrade ` +
-        `(the copy taken first is kept as ${path.basename(copy)}). Nothing was lost. Keep using the previous version of Coverdesk and report this to support.`,
+        `(the copy taken first is kept as ${path.basename(copy)}). Nothing was lost. ` +
+        // A full disk is the desk's to fix; anything else is a fault for support.
+        (isDiskFull(cause)
+          ? 'The disk is full: free some space on this computer, then open Coverdesk again to finish the upgrade.'
+          : 'Keep using the previous version of Coverdesk and report this to support.'),
       { cause },
     );
     this.name = 'MigrationFailedError';
@@ -79,7 +102,7 @@ export function preMigrationCopyOf(file: string): string {
   return `${file}.before-upgrade`;
 }
 
-export function openDatabase({ file, migrationsDir = findMigrationsDir(), key }: OpenDatabaseOptions): OpenedDatabase {
+export function openDatabase({ file, migrationsDir = findMigrationsDir(), key, copyFile = fs.copyFileSync }: OpenDatabaseOptions): OpenedDatabase {
   const migrations = readMigrationFiles({ migrationsFolder: migrationsDir });
   if (key) encryptPlaintextDatabase(file, key);
   const existed = fs.existsSync(file) && fs.statSync(file).size > 0;
@@ -93,7 +116,7 @@ export function openDatabase({ file, migrationsDir = findMigrationsDir(), key }:
     if (pending) {
       // A plain copy of the closed file: everything the WAL held is in it first.
       sqlite.close();
-      copy = copyBeforeUpgrade(file);
+      copy = copyBeforeUpgrade(file, copyFile);
       sqlite = new Database(file);
       if (key) applyDatabaseKey(sqlite, key);
     }
@@ -126,12 +149,24 @@ function migrationNames(migrationsDir: string): string[] {
   return journal.entries.map((entry) => entry.tag);
 }
 
-function copyBeforeUpgrade(file: string): string {
+function copyBeforeUpgrade(file: string, copyFile: (from: string, to: string) => void): string {
   const copy = preMigrationCopyOf(file);
-  // Closed by the last connection, the WAL is checkpointed and gone; one left (a crash) goes with the copy.
-  fs.copyFileSync(file, `${copy}.tmp`);
-  if (fs.existsSync(`${file}-wal`)) fs.copyFileSync(`${file}-wal`, `${copy}-wal`);
-  else fs.rmSync(`${copy}-wal`, { force: true });
+  try {
+    // Closed by the last connection, the WAL is checkpointed and gone; one left (a crash) goes with the copy.
+    copyFile(file, `${copy}.tmp`);
+    if (fs.existsSync(`${file}-wal`)) copyFile(`${file}-wal`, `${copy}-wal.tmp`);
+    else fs.rmSync(`${copy}-wal`, { force: true });
+  } catch (error) {
+    // A half-written copy would only take the space the desk needs: gone, and the last good copy kept.
+    fs.rmSync(`${copy}.tmp`, { force: true });
+    fs.rmSync(`${copy}-wal.tmp`, { force: true });
+    if (isDiskFull(error)) {
+      const walBytes = fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0;
+      throw new NoRoomToUpgradeError(file, fs.statSync(file).size + walBytes, error);
+    }
+    throw error;
+  }
+  if (fs.existsSync(`${copy}-wal.tmp`)) fs.renameSync(`${copy}-wal.tmp`, `${copy}-wal`);
   fs.renameSync(`${copy}.tmp`, copy);
   return copy;
 }

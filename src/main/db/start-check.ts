@@ -57,40 +57,67 @@ function open(file: string, key: Buffer | undefined): SqliteHandle {
   }
 }
 
+/** Where the host notes damage its background check found, for the next start to act on. */
+export function damageMarkerOf(file: string): string {
+  return `${file}.damage-found`;
+}
+
 /**
- * Checks the database at `file` before the host opens it for work. A healthy (or missing)
- * file: null. A damaged one is closed, renamed beside with a timestamp (never changed or
- * deleted) and null is no longer the answer: the caller opens a fresh file, then calls
- * `recover` to copy in what can still be read.
+ * Notes that the background check found `file` damaged (docs/decisions.md, Storage): the
+ * file cannot be set aside while the host has it open, so the next start does it, even after
+ * a kill. Written durably; only page and table names, never record data.
+ */
+export function markDamaged(file: string, problems: string[]): void {
+  const marker = damageMarkerOf(file);
+  const fd = fs.openSync(`${marker}.tmp`, 'w', 0o600);
+  try {
+    fs.writeSync(fd, JSON.stringify({ problems }));
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(`${marker}.tmp`, marker);
+}
+
+/**
+ * Before the host opens `file` for work. SQLite's check itself runs after the desk is up, on a
+ * worker thread (`checkDatabaseOnWorker`): a file it found damaged has a marker, and is set
+ * aside here. A file that cannot even be opened is damaged too. Null: open it. Otherwise the
+ * file was closed and renamed beside with a timestamp (never changed or deleted): the caller
+ * opens a fresh file, then calls `recover` to copy in what can still be read.
  */
 export function checkDatabaseAtStart(options: { file: string; key?: Buffer; now: Date }): { keptAs: string; problems: string[] } | null {
   const { file, key } = options;
-  if (!fs.existsSync(file) || fs.statSync(file).size === 0) return null;
-  let problems: string[];
-  let sqlite: SqliteHandle;
-  try {
-    // A plaintext file from before encryption is checked as it is; openDatabase encrypts it next.
-    sqlite = open(file, databaseFileState(file) === 'encrypted' ? key : undefined);
-  } catch (error) {
-    // A key that does not fit is not damage: the file must stay where it is (database-cipher.ts).
-    if (error instanceof WrongDatabaseKeyError) throw error;
-    sqlite = null as unknown as SqliteHandle;
-    problems = [`${(error as { code?: string }).code ?? 'error'}: the file could not be opened`];
+  const marker = damageMarkerOf(file);
+  if (!fs.existsSync(file) || fs.statSync(file).size === 0) {
+    fs.rmSync(marker, { force: true });
+    return null;
   }
-  if (sqlite) {
+  let problems: string[] = [];
+  if (fs.existsSync(marker)) {
     try {
-      problems = quickCheck(sqlite);
-    } finally {
-      sqlite.close();
+      problems = (JSON.parse(fs.readFileSync(marker, 'utf8')) as { problems: string[] }).problems;
+    } catch {
+      problems = ['the check found damage (its notes could not be read)'];
+    }
+  } else {
+    try {
+      // A plaintext file from before encryption is opened as it is; openDatabase encrypts it next.
+      open(file, databaseFileState(file) === 'encrypted' ? key : undefined).close();
+    } catch (error) {
+      // A key that does not fit is not damage: the file must stay where it is (database-cipher.ts).
+      if (error instanceof WrongDatabaseKeyError) throw error;
+      problems = [`${(error as { code?: string }).code ?? 'error'}: the file could not be opened`];
     }
   }
-  if (problems!.length === 0) return null;
+  if (problems.length === 0) return null;
   const stamp = options.now.toISOString().replace(/[:.]/g, '-');
   const keptAs = `${file}.damaged-${stamp}`;
   // The WAL goes with its file (renamed, not copied): committed data in it stays with the pages it belongs to.
   for (const suffix of SIDE_FILES) if (fs.existsSync(file + suffix)) fs.renameSync(file + suffix, keptAs + suffix);
   fs.renameSync(file, keptAs);
-  return { keptAs, problems: problems! };
+  fs.rmSync(marker, { force: true });
+  return { keptAs, problems };
 }
 
 /** The rowids of `table` that can be read, walking past damaged pages one row at a time. */
@@ -187,7 +214,7 @@ export function recoverInto(fresh: SqliteHandle, damagedFile: string, key: Buffe
 export function damagedMessage(report: Omit<DamagedDatabase, 'message'>): string {
   const lost = Object.entries(report.unreadableRows);
   return (
-    `Coverdesk's database was damaged (${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} found at start) and was not opened for work. ` +
+    `Coverdesk's database was found damaged (${report.problems.length} problem${report.problems.length === 1 ? '' : 's'} found by its check) and was set aside: nothing more was written to it. ` +
     `It is kept, unchanged, as ${path.basename(report.keptAs)}. A new database was started: ${report.recoveredEntries} record${report.recoveredEntries === 1 ? '' : 's'} not yet sent ` +
     `and ${report.recoveredRows} rows in all were read back, and the rest comes again from the practice. ` +
     (lost.length === 0

@@ -18,6 +18,8 @@ import { localApiHandlers } from '../bridge/local-api-handlers';
 import { practiceHandlers } from '../bridge/practice-handlers';
 import { recordHandlers } from '../bridge/record-handlers';
 import { inTransaction, openDatabase, type OpenedDatabase } from '../db/open-database';
+import { groupCommitFor } from '../db/group-commit';
+import { checkDatabaseOnWorker, type BackgroundCheck } from '../db/background-check';
 import { createExtractionEngine } from '../extraction/extraction-engine';
 import { createExtractionRunner } from '../extraction/extraction-runner';
 import { createHotFolderComponent } from '../inbox/hot-folder-component';
@@ -46,7 +48,8 @@ import { createAuditLog, workstationUser, type AuditLog } from '../audit/audit-l
 import { withAuditTrail } from '../audit/audited-bridge';
 import { withAuditedCreates, withAuditedService } from '../audit/audited-service';
 import { databaseFileState } from '../db/database-cipher';
-import { checkDatabaseAtStart, damagedMessage, recordsWithoutRow, recoverInto, type DamagedDatabase } from '../db/start-check';
+import { checkDatabaseAtStart, damagedMessage, markDamaged, recordsWithoutRow, recoverInto, type DamagedDatabase } from '../db/start-check';
+import { ServiceError } from '../../shared/service-error';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { finishInterruptedRestore } from '../backup/desk-restore';
 import { createBackupComponent } from '../backup/backup-component';
@@ -122,7 +125,25 @@ export interface HostOptions {
   backupCheckEveryMs?: number;
   /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
   diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
+  /** SQLite's check of the database, run by `start()` on a worker thread; `false`: not run. */
+  startCheck?: false | { timeoutMs?: number };
+  /**
+   * The host must be closed and made again on the same folder: the check found damage (the
+   * next start sets the file aside and recovers) or a restore was staged (the next start swaps
+   * it in). The web host restarts in place, the desktop app relaunches; absent (tests), the
+   * host stays up with writes refused.
+   */
+  onRestartNeeded?: (reason: HostRestartReason) => void;
 }
+
+export type HostRestartReason = 'damaged' | 'restored';
+
+/** What a create is refused with once a backup is staged to be restored, until the restart. */
+export const RESTORING_MESSAGE = 'A backup is being restored: Coverdesk restarts on it, and nothing was saved. Enter this again once it has restarted.';
+
+/** What a create is refused with once the check has found damage, until the restart. */
+export const DATABASE_DAMAGED_MESSAGE =
+  'Coverdesk found damage in its database and stopped saving to it: nothing was saved. Coverdesk restarts to set the file aside and recover what can be read; if it does not, close it and open it again.';
 
 export interface Host {
   dataDir: string;
@@ -140,6 +161,8 @@ export interface Host {
   log: HostLog;
   /** The database was damaged at start: set aside, and what was read back (null: it was healthy). */
   damaged: DamagedDatabase | null;
+  /** What `start()`'s check of the database answered (it does not hold the start). */
+  checked: Promise<BackgroundCheck | null>;
   /** Starts the background components. Tests of the store alone never call it. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -369,6 +392,9 @@ export function createHost(options: HostOptions): Host {
     version: options.version ?? coverdeskVersion(),
     log: log.write,
     checkEveryMs: options.backupCheckEveryMs,
+    dataDir: options.dataDir,
+    keyFile: keyFilePaths(options.dataDir).plain,
+    onRestoreStaged: () => void stopWriting(new ServiceError('service_unavailable', RESTORING_MESSAGE), 'restored'),
   });
   components.push(backups);
   const handlers = composeBridgeHandlers(
@@ -412,6 +438,53 @@ export function createHost(options: HostOptions): Host {
 
   let started: HostComponent[] = [];
   let closed = false;
+  let answerChecked: (answer: BackgroundCheck | null) => void = () => {};
+  const checked = new Promise<BackgroundCheck | null>((resolve) => (answerChecked = resolve));
+  // Parts that only read (or write elsewhere) keep going while a damaged file waits for the restart.
+  const keptWhenDamaged = new Set<HostComponent>([localApi, embeddedSandbox, diskSpace]);
+  /**
+   * The check found damage, or a restore was staged: no write reaches the file again (creates
+   * refused with `refusal`, the parts that write in the background stopped), then the host asks
+   * for the restart that sets the file aside (or swaps the backup in).
+   */
+  async function stopWriting(refusal: ServiceError, reason: HostRestartReason | null): Promise<void> {
+    groupCommitFor(db).refuseWrites(refusal);
+    const writers = started.filter((component) => !keptWhenDamaged.has(component));
+    started = started.filter((component) => keptWhenDamaged.has(component));
+    for (const component of writers.reverse()) {
+      try {
+        await component.stop?.();
+      } catch (error) {
+        log.write('host.stop_failed', { error: error instanceof Error ? error.name : 'unknown' });
+      }
+    }
+    if (!closed && reason) options.onRestartNeeded?.(reason);
+  }
+  async function stopWritingDamaged(problems: string[]): Promise<void> {
+    const refusal = new ServiceError('service_unavailable', DATABASE_DAMAGED_MESSAGE);
+    groupCommitFor(db).refuseWrites(refusal);
+    log.write('db.damage_found', { problems: problems.length });
+    let marked = true;
+    try {
+      // Before the restart is asked for: a kill from here on still has the next start set the file aside.
+      markDamaged(paths.database, problems);
+    } catch (error) {
+      // A full disk, say. No restart then (it would only find the damage again, and again):
+      // writes stay refused, and the sentence asks the person to close and reopen.
+      marked = false;
+      log.write('db.damage_mark_failed', { error: (error as { code?: string }).code ?? 'error' });
+    }
+    await stopWriting(refusal, marked ? 'damaged' : null);
+  }
+  function checkInBackground(): void {
+    if (options.startCheck === false) return answerChecked(null);
+    void checkDatabaseOnWorker({ file: paths.database, key: encryptionKey, timeoutMs: options.startCheck?.timeoutMs }).then(async (answer) => {
+      if (closed) return answerChecked(answer);
+      if (answer.state === 'damaged') await stopWritingDamaged(answer.problems);
+      else if (answer.state !== 'ok') log.write(`db.check_${answer.state}`, {});
+      answerChecked(answer);
+    });
+  }
   return {
     dataDir: options.dataDir,
     clock,
@@ -424,11 +497,14 @@ export function createHost(options: HostOptions): Host {
     lock,
     log,
     damaged,
+    checked,
     async start() {
       for (const component of components) {
         await component.start?.();
         started.push(component);
       }
+      // Not awaited: the desk works while SQLite reads every page (0.9 s at 100,000 records).
+      checkInBackground();
     },
     async close() {
       if (closed) return;

@@ -131,6 +131,8 @@ export function createLocalService(deps: LocalServiceDeps): V1Service {
     async uploadPhoto(upload) {
       validatePhoto(upload);
       await assertDecodableImage(upload.bytes);
+      // A database found damaged refuses before the photo's file is written: no file without its row.
+      commits.assertWritable();
       // A photo the disk has no room for is refused as a full disk, as its row would be.
       const stored = await refusingWhenFull(async () => deps.photos.put(upload));
       const created = await refusingWhenFull(() =>

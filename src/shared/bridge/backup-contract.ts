@@ -33,3 +33,28 @@ export const BackupStatus = z.object({
   next_at: Timestamp.nullable(),
 });
 export type BackupStatus = z.infer<typeof BackupStatus>;
+
+/** A backup in the chosen folder that this desk's key opens (its manifest's seal checked; its files are checked at restore). */
+export const BackupListing = z.object({
+  /** The backup's folder name inside the chosen folder (`coverdesk-backup-<time>`). */
+  name: z.string(),
+  created_at: Timestamp,
+  coverdesk_version: z.string(),
+  records: z.number().int(),
+});
+export type BackupListing = z.infer<typeof BackupListing>;
+
+export const BackupRestoreInput = z.strictObject({
+  /** One of `backups.list`'s names: a folder name, never a path. */
+  name: z
+    .string()
+    .regex(/^coverdesk-backup-[A-Za-z0-9_.-]+$/, 'name must be the name of a backup in the backup folder (coverdesk-backup-…), not a path.'),
+});
+export type BackupRestoreInput = z.infer<typeof BackupRestoreInput>;
+
+export const BackupRestored = z.object({
+  restored: z.string(),
+  /** Where this desk's data before the restore is kept, inside the data folder. */
+  kept_aside_as: z.string(),
+});
+export type BackupRestored = z.infer<typeof BackupRestored>;

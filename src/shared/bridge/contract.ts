@@ -83,7 +83,7 @@ import {
   Worklist,
 } from './appointment-contract';
 import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFaithEstimate } from './gfe-contract';
-import { BackupSettingsUpdate, BackupStatus } from './backup-contract';
+import { BackupListing, BackupRestored, BackupRestoreInput, BackupSettingsUpdate, BackupStatus } from './backup-contract';
 import { Estimate, EstimateQuery, FeeRowInput, FeeRowKey, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { IssuerDirectoryView, IssuersImported, IssuersRefreshed, WaitingLinkInput } from './digital-card-contract';
 import {
@@ -254,6 +254,13 @@ export const BRIDGE_METHODS = {
   'backups.status': { input: z.strictObject({}), output: BackupStatus },
   'backups.update': { input: BackupSettingsUpdate, output: BackupStatus },
   'backups.run': { input: z.strictObject({}), output: BackupStatus },
+  /** The backups in the chosen folder this desk's key opens, newest first. */
+  'backups.list': { input: z.strictObject({}), output: z.array(BackupListing) },
+  /**
+   * Restores one: checked and staged, then the desk restarts on it (this desk's files kept
+   * aside). Refused, nothing changed: another practice's, a newer version's, a changed one.
+   */
+  'backups.restore': { input: BackupRestoreInput, output: BackupRestored },
   // What was collected at the window and the day's report (collection-contract.ts): desk
   // records, append-only; a void is a new entry pointing at the one it undoes.
   'collections.record': { input: CollectionCreate, output: Collection },
@@ -286,6 +293,11 @@ export const BRIDGE_EVENTS = {
   'notices.opened': NoticeInput,
   /** A day's batch of checks moved (a check made or answered, the batch started or finished). */
   'appointments.progress': BatchProgress,
+  /**
+   * The host was closed and made again on the same data (issue 29): the check found the
+   * database damaged and it was set aside, or a backup was restored. Everything shown is stale.
+   */
+  'host.restarted': z.object({ reason: z.enum(['damaged', 'restored']) }),
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeEvent = keyof typeof BRIDGE_EVENTS;

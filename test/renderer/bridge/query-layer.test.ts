@@ -119,6 +119,15 @@ describe('bridge events refresh the reads they touch', () => {
     expect(timers.pending()).toBe(0);
   });
 
+  it('reads everything shown again when the host restarts on other data (a damaged file set aside, a backup restored)', async () => {
+    const { desk, client } = setUp();
+    show(client, desk, 'storage.damage', {} as never);
+    show(client, desk, 'backups.list', {} as never);
+    await vi.waitFor(() => expect(desk.reads('storage.damage') + desk.reads('backups.list')).toBe(2));
+    desk.emit('host.restarted', { reason: 'damaged' });
+    await vi.waitFor(() => expect([desk.reads('storage.damage'), desk.reads('backups.list')]).toEqual([2, 2]));
+  });
+
   it("reads a patient's detail again only when something of theirs may have changed", async () => {
     const { desk, client, timers } = setUp();
     let answer = detail({ cardId: 'ic_A1' });

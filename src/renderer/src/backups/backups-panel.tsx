@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { BackupStatus } from '../../../shared/bridge/backup-contract';
+import type { BackupListing, BackupStatus } from '../../../shared/bridge/backup-contract';
 import { useBridge } from '../bridge/bridge-provider';
 import { setBridgeData } from '../bridge/query-client';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { formatWhen } from '../format';
 import { Button } from '../ui/button';
+import { ConfirmDialog } from '../ui/confirm-dialog';
 import { TextField } from '../ui/field';
 import { Loading, Notice } from '../ui/notice';
 
@@ -15,12 +16,14 @@ const LABELS = { folder: 'Backup folder', every_hours: 'Back up every (hours)', 
 /**
  * Settings → Backups (issue 29): the folder the practice chose (typed as a path: the browser
  * mode has no folder picker), the schedule, "Back up now", the last verified backup and the
- * last failure.
+ * last failure; the backups in the folder, each one restorable (the desk restarts on it).
  */
 export function BackupsPanel() {
   const bridge = useBridge();
   const queries = useQueryClient();
   const status = useBridgeQuery('backups.status', {});
+  const backups = useBridgeQuery('backups.list', {});
+  const [restoring, setRestoring] = useState<BackupListing | null>(null);
   const [draft, setDraft] = useState<{ folder: string; every_hours: string; keep: string } | null>(null);
   const [errors, setErrors] = useState<FieldMessages>({});
   const [note, setNote] = useState<{ tone: 'ok' | 'bad'; text: string } | null>(null);
@@ -55,8 +58,22 @@ export function BackupsPanel() {
     setBusy(false);
     if (!result.ok) return setNote({ tone: 'bad', text: result.error.message });
     show(result.value);
+    backups.reload();
     const failed = result.value.last_failure && (!result.value.last_verified || result.value.last_failure.at >= result.value.last_verified.at);
     setNote(failed ? { tone: 'bad', text: result.value.last_failure!.message } : { tone: 'ok', text: 'Backup written and verified.' });
+  };
+
+  const restore = async (backup: BackupListing) => {
+    setRestoring(null);
+    setBusy(true);
+    setNote(null);
+    const result = await bridge.backups.restore({ name: backup.name });
+    setBusy(false);
+    if (!result.ok) return setNote({ tone: 'bad', text: result.error.errors?.[0]?.message ?? result.error.message });
+    setNote({
+      tone: 'ok',
+      text: `The backup of ${formatWhen(backup.created_at)} is restored: Coverdesk restarts on it. This desk’s data from before is kept in its data folder as ${result.value.kept_aside_as}.`,
+    });
   };
 
   const edit = (field: 'folder' | 'every_hours' | 'keep', text: string) => form && setDraft({ ...form, [field]: text });
@@ -113,6 +130,27 @@ export function BackupsPanel() {
                 </Button>
               </div>
             </form>
+            {value.settings.folder && (
+              <div className="stack" data-testid="backups-list">
+                <h3>Backups in this folder</h3>
+                {(backups.data ?? []).length === 0 ? (
+                  <p className="muted">None yet that this desk can restore.</p>
+                ) : (
+                  <ul className="plain-list stack">
+                    {backups.data!.map((backup) => (
+                      <li key={backup.name} className="row row--between">
+                        <span>
+                          <strong>{formatWhen(backup.created_at)}</strong> <span className="muted small">{backup.records} rows · Coverdesk {backup.coverdesk_version}</span>
+                        </span>
+                        <Button onClick={() => setRestoring(backup)} disabled={busy}>
+                          Restore…
+                        </Button>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+            )}
           </>
         )}
         {note && (
@@ -121,6 +159,14 @@ export function BackupsPanel() {
           </Notice>
         )}
       </div>
+      <ConfirmDialog
+        open={restoring !== null}
+        title={`Restore the backup of ${restoring ? formatWhen(restoring.created_at) : ''}?`}
+        message="Coverdesk restarts on it. What this desk holds now is kept aside in its data folder, not deleted; records made since that backup and not yet sent will not be in the restored desk."
+        confirmLabel="Restore and restart"
+        onCancel={() => setRestoring(null)}
+        onConfirm={() => restoring && void restore(restoring)}
+      />
     </section>
   );
 }

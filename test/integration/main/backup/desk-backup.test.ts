@@ -111,6 +111,28 @@ describe('backups (issue 29, item 3)', () => {
     expect(listBackups(to)).toEqual([again.folder]);
   });
 
+  it('a backup folder that fills mid-backup (a photo that does not fit): a refusal saying to free space there, no backup left behind, nothing on the desk changed', async () => {
+    const desk = await deskWithVisits(2);
+    const to = tempDir('coverdesk-usb-full-');
+    deskIdentity(desk.database.sqlite);
+    const before = contents(desk);
+    expect(fs.readdirSync(hostPaths(desk.dataDir).photos).length).toBeGreaterThan(0);
+    // As a full disk does: part of the file written, then ENOSPC.
+    const full = async (from: string, target: string) => {
+      fs.writeFileSync(target, fs.readFileSync(from).subarray(0, 100));
+      throw Object.assign(new Error('ENOSPC: no space left on device, copyfile'), { code: 'ENOSPC' });
+    };
+    const failing = backup(desk, to, { copyFile: full });
+    await expect(failing).rejects.toMatchObject({
+      reason: 'folder_unavailable',
+      message: expect.stringMatching(new RegExp(`^The backup folder ${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is full \\(ENOSPC\\).*free some space there`)),
+    });
+    expect(contents(desk)).toEqual(before);
+    // Nothing of the attempt stays: no partial folder taking the space, no backup listed.
+    expect(fs.readdirSync(to)).toEqual([]);
+    expect((await backup(desk, to)).folder).toBe(listBackups(to)[0]);
+  });
+
   it('refuses a tampered backup (a changed photo, a changed manifest) and leaves the folder it would restore into as it was', async () => {
     const desk = await deskWithVisits(2);
     const to = tempDir('coverdesk-backups-');

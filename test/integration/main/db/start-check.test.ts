@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createHost, hostPaths, type Host } from '@src/main/host/create-host';
+import { createHost, DATABASE_DAMAGED_MESSAGE, hostPaths, type Host, type HostOptions } from '@src/main/host/create-host';
+import { damageMarkerOf } from '@src/main/db/start-check';
+import { isServiceError } from '@src/shared/service-error';
 import { recordsWithoutRow } from '@src/main/db/start-check';
 import { makeTempDir } from '@test/support/temp-dir';
+import { deskWith as deskOf, flipByteInAPage, person } from '@test/support/storage/damaged-desk';
 
-const PAGE = 4096;
 let temp: { dir: string; cleanup(): void } | undefined;
 let host: Host | undefined;
 afterEach(async () => {
@@ -15,9 +17,16 @@ afterEach(async () => {
   temp = undefined;
 });
 
-function start(dataDir: string): Host {
-  host = createHost({ dataDir, localApi: false, hotFolder: false });
+function start(dataDir: string, options: Partial<HostOptions> = {}): Host {
+  host = createHost({ dataDir, localApi: false, hotFolder: false, ...options });
   return host;
+}
+
+/** Started as the desk starts: the check runs after, on its worker. */
+async function started(dataDir: string, options: Partial<HostOptions> = {}): Promise<Host> {
+  const h = start(dataDir, options);
+  await h.start();
+  return h;
 }
 
 async function stop(): Promise<void> {
@@ -25,17 +34,10 @@ async function stop(): Promise<void> {
   host = undefined;
 }
 
-const person = (n: number) => ({ first_name: `Rec${n}`, last_name: 'Covery', date_of_birth: '1970-02-03' });
-
 /** A desk with `n` patients, all in the main file (checkpointed), their outbox entries unsent. */
 async function deskWith(n: number): Promise<{ dataDir: string; ids: string[] }> {
   temp = makeTempDir('coverdesk-damage-');
-  const first = start(temp.dir);
-  const ids: string[] = [];
-  for (let i = 0; i < n; i += 1) ids.push((await first.bridge['patients.create'](person(i))).id);
-  first.database.sqlite.pragma('wal_checkpoint(TRUNCATE)');
-  await stop();
-  return { dataDir: temp.dir, ids };
+  return { dataDir: temp.dir, ids: await deskOf(temp.dir, n) };
 }
 
 const patientIds = (h: Host) => (h.database.sqlite.prepare('SELECT id FROM patients ORDER BY id').all() as { id: string }[]).map((r) => r.id);
@@ -43,16 +45,29 @@ const unsentEntries = (h: Host) => (h.database.sqlite.prepare("SELECT record_id 
 const unsent = (h: Host) => (h.database.sqlite.prepare("SELECT record_id FROM outbox WHERE collection = 'patients' AND state != 'synced'").all() as { record_id: string }[]).map((r) => r.record_id).sort();
 
 describe('the database check at start', () => {
-  it('sets a file with a flipped byte aside untouched, starts on a fresh one, and queues again the records it can read', async () => {
+  it('finds a flipped byte in a page after the desk is up, refuses creates until the restart, which sets the file aside untouched and queues again what it reads', async () => {
     const { dataDir, ids } = await deskWith(400);
     const file = hostPaths(dataDir).database;
-    const bytes = fs.readFileSync(file);
-    const pages = bytes.length / PAGE;
-    expect(pages).toBeGreaterThan(20);
-    // One byte in the middle of a page near the end (a page of records, not the header).
-    const at = (pages - 3) * PAGE + 1000;
-    bytes[at] ^= 0xff;
-    fs.writeFileSync(file, bytes);
+    flipByteInAPage(dataDir);
+
+    // The desk is up and answers before the check does: the check runs on its own thread.
+    const restarts: string[] = [];
+    const first = await started(dataDir, { onRestartNeeded: (reason) => restarts.push(reason) });
+    expect(first.damaged).toBeNull();
+    expect((await first.bridge['sync.status']({})).storage).toBe('ok');
+    expect(await first.checked).toMatchObject({ state: 'damaged' });
+    expect(restarts).toEqual(['damaged']);
+    // From then on nothing is written to the damaged file: a create is refused with the sentence, nothing stored.
+    const before = patientIds(first).length;
+    const refused = await first.bridge['patients.create'](person(999)).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(isServiceError(refused)).toBe(true);
+    expect((refused as Error).message).toBe(DATABASE_DAMAGED_MESSAGE);
+    expect(patientIds(first)).toHaveLength(before);
+    expect(fs.existsSync(damageMarkerOf(file))).toBe(true);
+    await stop();
     const damagedBytes = fs.readFileSync(file);
 
     const second = start(dataDir);
@@ -62,7 +77,7 @@ describe('the database check at start', () => {
     expect(path.dirname(report.keptAs)).toBe(dataDir);
     expect(path.basename(report.keptAs)).toMatch(/^coverdesk\.sqlite\.damaged-\d{4}-\d{2}-\d{2}T/);
     expect(fs.readFileSync(report.keptAs).equals(damagedBytes)).toBe(true);
-    expect(report.message).toContain('was not opened for work');
+    expect(report.message).toContain('was set aside: nothing more was written to it');
     expect(report.message).toContain(path.basename(report.keptAs));
     // What could be read came back and is queued to send; what could not is counted, by table.
     const recovered = patientIds(second);
@@ -79,10 +94,36 @@ describe('the database check at start', () => {
     const withoutRow = ids.filter((id) => !recovered.includes(id) && unsentEntries(second).includes(id));
     expect(shown!.missing_records).toEqual(withoutRow.sort());
     // The fresh file passes the check: the next start is an ordinary one.
+    await second.start();
+    expect(await second.checked).toEqual({ state: 'ok' });
     await stop();
-    const third = start(dataDir);
+    const third = await started(dataDir);
     expect(third.damaged).toBeNull();
+    expect(await third.checked).toEqual({ state: 'ok' });
     expect(await third.bridge['storage.damage']({})).toBeNull();
+  });
+
+  it('when the damage cannot be noted for the next start (no room for the note), writes stay refused and no restart is asked for, rather than restarting into the same damage', async () => {
+    const { dataDir } = await deskWith(400);
+    flipByteInAPage(dataDir);
+    // Where the note is written first is taken by a folder: writing it fails, as a full disk would make it.
+    fs.mkdirSync(`${damageMarkerOf(hostPaths(dataDir).database)}.tmp`);
+    const restarts: string[] = [];
+    const h = await started(dataDir, { onRestartNeeded: (reason) => restarts.push(reason) });
+    expect(await h.checked).toMatchObject({ state: 'damaged' });
+    expect(restarts).toEqual([]);
+    await expect(h.bridge['patients.create'](person(999))).rejects.toMatchObject({ message: DATABASE_DAMAGED_MESSAGE });
+  });
+
+  it('does not hold the start: the desk answers while the check is still reading, and a check past its time limit is ended, the desk left as it is', async () => {
+    const { dataDir } = await deskWith(300);
+    const h = await started(dataDir, { startCheck: { timeoutMs: 1 } });
+    // Answered before the worker has even opened the file.
+    const created = await h.bridge['patients.create'](person(1000));
+    expect(created.id).toBeTruthy();
+    expect(await h.checked).toEqual({ state: 'timed_out', ms: 1 });
+    expect((await h.bridge['patients.create'](person(1001))).id).toBeTruthy();
+    expect(fs.existsSync(damageMarkerOf(hostPaths(dataDir).database))).toBe(false);
   });
 
   it('names by id the records whose outbox entry came back without their row', async () => {
@@ -107,8 +148,9 @@ describe('the database check at start', () => {
     fs.writeFileSync(file, main);
     fs.writeFileSync(`${file}-wal`, wal.subarray(0, Math.floor(wal.length / 2) + 100));
 
-    const again = start(dataDir);
+    const again = await started(dataDir);
     expect(again.damaged).toBeNull();
+    expect(await again.checked).toEqual({ state: 'ok' });
     expect(patientIds(again)).toEqual(expect.arrayContaining(ids));
     expect(fs.readdirSync(dataDir).filter((name) => name.includes('damaged'))).toEqual([]);
   });
@@ -124,8 +166,9 @@ describe('the database check at start', () => {
     fs.rmSync(`${file}-wal`, { force: true });
     fs.rmSync(`${file}-shm`, { force: true });
 
-    const again = start(dataDir);
+    const again = await started(dataDir);
     expect(again.damaged).toBeNull();
+    expect(await again.checked).toEqual({ state: 'ok' });
     expect(patientIds(again)).toEqual(expect.arrayContaining(ids));
     expect(unsent(again)).toEqual(expect.arrayContaining(ids));
   });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { findMigrationsDir, MigrationFailedError, openDatabase, preMigrationCopyOf } from '@src/main/db/open-database';
+import { findMigrationsDir, MigrationFailedError, NoRoomToUpgradeError, openDatabase, preMigrationCopyOf } from '@src/main/db/open-database';
 import { newDatabaseKey } from '@src/main/db/database-key';
 import { makeTempDir } from '@test/support/temp-dir';
 
@@ -64,6 +64,66 @@ describe('a backup before every migration run', () => {
     expect(again.sqlite.prepare("SELECT value FROM settings WHERE key = 'kept'").get()).toEqual({ value: '"yes"' });
     expect(again.sqlite.prepare("SELECT 1 FROM sqlite_master WHERE name = 'upgrade_half'").get()).toBeUndefined();
     again.close();
+  });
+
+  it('a disk that fills during a migration (SQLite\'s page limit): the file is put back as it was, and the refusal says to free space', () => {
+    const temp = makeTempDir('coverdesk-upgrade-');
+    temps.push(temp);
+    const file = path.join(temp.dir, 'coverdesk.sqlite');
+    const key = newDatabaseKey();
+    const older = migrationsDir({ drop: 1 });
+    const first = openDatabase({ file, key, migrationsDir: older.dir });
+    first.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('kept', '\"yes\"')").run();
+    first.close();
+    const before = sha(file);
+    // The limit at the file's size, then a migration that needs more pages: SQLITE_FULL mid-run, as a full disk gives.
+    const growing = migrationsDir({
+      extra: {
+        tag: '0099_big_upgrade',
+        sql: 'PRAGMA max_page_count = 1;\n--> statement-breakpoint\nCREATE TABLE upgrade_big AS WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 20000) SELECT n, randomblob(200) AS b FROM s;',
+      },
+    });
+    let thrown: unknown;
+    try {
+      openDatabase({ file, key, migrationsDir: growing.dir });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(MigrationFailedError);
+    expect((thrown as Error).message).toContain('so it was put back exactly as it was before the upgrade');
+    expect((thrown as Error).message).toContain('The disk is full: free some space on this computer, then open Coverdesk again to finish the upgrade.');
+    expect(sha(file)).toBe(before);
+    const again = openDatabase({ file, key, migrationsDir: older.dir });
+    expect(again.sqlite.prepare("SELECT value FROM settings WHERE key = 'kept'").get()).toEqual({ value: '"yes"' });
+    again.close();
+  });
+
+  it('a disk with no room for the copy taken before an upgrade: nothing migrated, the file as it was, no half copy left, the refusal says how much to free', () => {
+    const temp = makeTempDir('coverdesk-upgrade-');
+    temps.push(temp);
+    const file = path.join(temp.dir, 'coverdesk.sqlite');
+    const key = newDatabaseKey();
+    const older = migrationsDir({ drop: 1 });
+    openDatabase({ file, key, migrationsDir: older.dir }).close();
+    const before = sha(file);
+    // As a full disk does: part of the copy written, then ENOSPC.
+    const full = (from: string, to: string) => {
+      fs.writeFileSync(to, fs.readFileSync(from).subarray(0, 4096));
+      throw Object.assign(new Error('ENOSPC: no space left on device, copyfile'), { code: 'ENOSPC' });
+    };
+    let thrown: unknown;
+    try {
+      openDatabase({ file, key, copyFile: full });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(NoRoomToUpgradeError);
+    expect((thrown as Error).message).toMatch(/^The disk is full: Coverdesk needs about \d+ MB free to upgrade its database \(coverdesk\.sqlite\).*Nothing was changed\. Free some space/);
+    expect(sha(file)).toBe(before);
+    expect(fs.readdirSync(temp.dir).filter((name) => name.includes('before-upgrade'))).toEqual([]);
+    // With room again, the upgrade goes through.
+    openDatabase({ file, key }).close();
+    expect(fs.existsSync(preMigrationCopyOf(file))).toBe(true);
   });
 
   it('takes the copy only when migrations are pending, not at every start', () => {

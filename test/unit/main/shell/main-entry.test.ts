@@ -57,10 +57,12 @@ function fakeElectron(dataRoot: string, backend: string) {
       getPath: vi.fn((name: string) => (name === 'userData' ? dataRoot : os.tmpdir())),
       setAppUserModelId: vi.fn(),
       quit: vi.fn(),
+      relaunch: vi.fn(),
       on: (event: string, listener: (...args: unknown[]) => void) => appEvents.on(event, listener),
     },
     BrowserWindow,
-    dialog: { showErrorBox: vi.fn() },
+    // Asked only when there is something to warn of; "Quit anyway" unless a test says otherwise.
+    dialog: { showErrorBox: vi.fn(), showMessageBoxSync: vi.fn(() => 1) },
     ipcMain,
     powerMonitor,
     protocol: {
@@ -116,6 +118,42 @@ describe('the Electron main process', () => {
     const again = { preventDefault: vi.fn() };
     for (const listener of appEvents.listeners('before-quit')) (listener as (e: typeof again) => void)(again);
     expect(again.preventDefault).not.toHaveBeenCalled();
+  });
+
+  it('asks before the last window closes while offline with records only here, as quitting does; staying opens the desk again', async () => {
+    const { appEvents, module, windows, ipcMain } = await startApp();
+    const own = windows[0].webContents;
+    const call = (method: string, input: unknown) => ipcMain.handlers.get(method)!(invokeEvent(own, fakeFrame(APP_ENTRY_URL)), input);
+    // Offline: a service nothing answers on (port 9), and one record made since.
+    expect(await call('settings.update', { upstream_url: 'http://127.0.0.1:9', api_key: 'sk_test_closing' })).toMatchObject({ ok: true });
+    expect(await call('patients.create', { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' })).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(own.sent.some(([name, payload]) => name === 'sync.status' && (payload as { online: boolean | null }).online === false)).toBe(true), { timeout: 10_000 });
+    const ask = module.dialog.showMessageBoxSync as ReturnType<typeof vi.fn>;
+    ask.mockReturnValueOnce(0);
+    for (const listener of appEvents.listeners('window-all-closed')) (listener as () => void)();
+    expect(ask).toHaveBeenCalledTimes(1);
+    expect(ask.mock.calls[0][0]).toMatchObject({ buttons: ['Stay open', 'Quit anyway'], detail: expect.stringContaining('1 record exists only on this computer') });
+    // Stayed: the desk is open again and nothing quit.
+    expect(windows).toHaveLength(2);
+    expect(module.app.quit).not.toHaveBeenCalled();
+    // Closed again, "Quit anyway": the host closes and the app quits (afterEach), asked once more.
+  });
+
+  it('relaunches once a backup restored from Settings is staged, without asking: the next start swaps it in', async () => {
+    const { module, windows, ipcMain } = await startApp();
+    const own = windows[0].webContents;
+    const call = (method: string, input: unknown) => ipcMain.handlers.get(method)!(invokeEvent(own, fakeFrame(APP_ENTRY_URL)), input);
+    const usb = path.join(temp.dir, 'usb');
+    fs.mkdirSync(usb);
+    expect(await call('backups.update', { folder: usb })).toMatchObject({ ok: true });
+    expect(await call('backups.run', {})).toMatchObject({ ok: true, value: { last_failure: null } });
+    const listed = (await call('backups.list', {})) as { value: { name: string }[] };
+    expect(await call('backups.restore', { name: listed.value[0].name })).toMatchObject({ ok: true });
+    await vi.waitFor(() => expect(module.app.relaunch).toHaveBeenCalledTimes(1));
+    expect(module.app.quit).toHaveBeenCalled();
+    expect(module.dialog.showMessageBoxSync).not.toHaveBeenCalled();
+    // The desktop app's key stays wrapped by the OS: the restore wrote no plain key file.
+    expect(fs.existsSync(path.join(temp.dir, 'data', 'database.key'))).toBe(false);
   });
 
   it('opens one window from the secure preferences, on app:// rather than file://', async () => {

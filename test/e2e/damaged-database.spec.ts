@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test, expect } from '@playwright/test';
+import { startWebHost } from '@src/main/web-host/start-web-host';
+import { deskWith, flipByteInAPage } from '@test/support/storage/damaged-desk';
+import { SCREENSHOT_DIR } from './fixtures';
+
+// Issue 29: a database found damaged after the desk opened: the browser-mode host restarts on a
+// recovered file behind the same address, and the page, without a reload, shows what was kept aside.
+test('a damaged database found after the page opened: the banner appears without a reload, naming the file kept aside', async ({ page }) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-damaged-'));
+  await deskWith(dataDir, 400);
+  flipByteInAPage(dataDir);
+  const web = await startWebHost({ dataDir, port: 0, localApi: false, hotFolder: false });
+  try {
+    const first = web.host;
+    await page.setViewportSize({ width: 1366, height: 820 });
+    await page.goto(web.url);
+    await expect(page.getByRole('navigation').getByText('Today')).toBeVisible();
+    await web.restarted();
+    await expect.poll(() => web.host !== first).toBe(true);
+    const banner = page.getByTestId('damage-banner');
+    await expect(banner).toContainText('The database was damaged and set aside.');
+    await banner.locator('summary').click();
+    await expect(banner).toContainText(web.host.damaged!.keptAs.split(path.sep).pop()!);
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    for (const size of [
+      { width: 1366, height: 820 },
+      { width: 1024, height: 768 },
+    ]) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `damaged-database--banner-${size.width}.png`) });
+    }
+  } finally {
+    await web.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});
