@@ -31,7 +31,7 @@ describe('records that exist only on this desk', () => {
       return s.online === false ? s : undefined;
     });
     expect(quitWarning(status, only, (iso) => iso)).toBe(
-      `10 records exist only on this computer (waiting since ${first.patient.created_at}): the service cannot be reached, so they have not been sent. They are kept and sent once Coverdesk is open and online again; if this computer is to be replaced, back it up first (Settings → Backups).`,
+      `10 records exist only on this computer (waiting since ${only.since}): the service cannot be reached, so they have not been sent. They are kept and sent once Coverdesk is open and online again; if this computer is to be replaced, back it up first (Settings → Backups).`,
     );
     expect(quitWarning({ online: true }, only, (iso) => iso)).toBeNull();
 
