@@ -64,6 +64,7 @@ import { syncHandlers } from '../bridge/sync-handlers';
 import { withWorkstationLock } from '../security/locked-bridge';
 import { createWorkstationLock, type PinPolicy, type SystemUnlock, type WorkstationLock } from '../security/workstation-lock';
 import { createFileSecretStore, type SecretStore } from '../settings/secret-store';
+import { recoveryFilePath } from '../security/recovery-code';
 import { createSettingsStore } from '../settings/settings-store';
 import { createEmbeddedSandbox } from '../sync/embedded-sandbox';
 import { createSyncComponent, type SyncHostOptions } from '../sync/sync-component';
@@ -149,6 +150,7 @@ export function hostPaths(dataDir: string) {
   return {
     database: path.join(dataDir, 'coverdesk.sqlite'),
     photos: path.join(dataDir, 'photos'),
+    recovery: recoveryFilePath(dataDir),
   };
 }
 
