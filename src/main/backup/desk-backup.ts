@@ -34,6 +34,7 @@ export const BACKUP_PREFIX = 'coverdesk-backup-';
 export const MANIFEST = 'manifest.json';
 const DATABASE_IN_BACKUP = 'coverdesk.sqlite';
 const PHOTOS_IN_BACKUP = 'photos';
+const RECOVERY_IN_BACKUP = 'database.key.recovery';
 const MANIFEST_KIND: SealedKind = { magic: 'CDB1', info: 'coverdesk backup manifest v1', what: 'A backup manifest' };
 
 /** A backup that was not made, or one that may not be restored. The message is for the desk. */
@@ -51,6 +52,8 @@ export class BackupError extends Error {
 export interface DeskFiles {
   database: string;
   photos: string;
+  /** The database key wrapped by the recovery code: in the backup, so a new computer opens it with the code. */
+  recovery?: string;
 }
 
 export interface SchemaVersion {
@@ -194,6 +197,11 @@ export async function createBackup(deps: BackupDeps, input: BackupInput): Promis
       }
     }
     deps.onStep?.('photos');
+    if (files.recovery && fs.existsSync(files.recovery)) {
+      const target = path.join(partial, RECOVERY_IN_BACKUP);
+      await fs.promises.copyFile(files.recovery, target);
+      manifestFiles[RECOVERY_IN_BACKUP] = await sha256FileAsync(target);
+    }
     const manifest: BackupManifest = {
       format: 1,
       ...input.identity,
@@ -320,7 +328,7 @@ function applyRetention(to: string, keep: number): string[] {
   return removed;
 }
 
-export { DATABASE_IN_BACKUP, PHOTOS_IN_BACKUP };
+export { DATABASE_IN_BACKUP, PHOTOS_IN_BACKUP, RECOVERY_IN_BACKUP };
 
 /** This build's version: package.json above this module (src/ under tsx, out/main bundled, the packaged app's asar). */
 export function coverdeskVersion(start = __dirname): string {

@@ -10,6 +10,7 @@ import {
   openWithKey,
   PHOTOS_IN_BACKUP,
   readVerifiedManifest,
+  RECOVERY_IN_BACKUP,
   type BackupManifest,
   type DeskFiles,
 } from './desk-backup';
@@ -60,7 +61,7 @@ function swappedNames(target: RestoreTarget): string[] {
   const rel = (file: string) => path.relative(target.dataDir, file);
   const db = rel(target.database);
   // The side files first: they go aside while the old database is still the live one.
-  return [`${db}-wal`, `${db}-shm`, db, rel(target.photos), rel(target.keyFile)];
+  return [`${db}-wal`, `${db}-shm`, db, rel(target.photos), rel(target.keyFile), ...(target.recovery ? [rel(target.recovery)] : [])];
 }
 
 function compareVersions(a: string, b: string): number {
@@ -126,6 +127,8 @@ export async function restoreBackup(deps: RestoreDeps, input: RestoreInput): Pro
   fs.mkdirSync(staged(target.photos), { recursive: true, mode: 0o700 });
   const photosFrom = path.join(input.from, PHOTOS_IN_BACKUP);
   if (fs.existsSync(photosFrom)) for (const photo of fs.readdirSync(photosFrom)) fs.copyFileSync(path.join(photosFrom, photo), path.join(staged(target.photos), photo));
+  const recoveryFrom = path.join(input.from, RECOVERY_IN_BACKUP);
+  if (target.recovery && fs.existsSync(recoveryFrom)) fs.copyFileSync(recoveryFrom, staged(target.recovery));
   if (input.writeKey !== false) {
     fs.mkdirSync(path.dirname(staged(target.keyFile)), { recursive: true, mode: 0o700 });
     writeDurably(staged(target.keyFile), `${input.key.toString('hex')}\n`);

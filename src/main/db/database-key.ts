@@ -13,7 +13,11 @@ export function newDatabaseKey(): Buffer {
 
 /** Why Coverdesk cannot get at its encryption key. The message is shown to the user as is. */
 export class DatabaseKeyError extends Error {
-  constructor(message: string) {
+  /** `lost`: the key is gone or this user's key store cannot open it (the recovery code can help). */
+  constructor(
+    message: string,
+    readonly reason: 'lost' | 'other' = 'other',
+  ) {
     super(message);
     this.name = 'DatabaseKeyError';
   }
@@ -43,11 +47,12 @@ function missingKey(file: string): DatabaseKeyError {
   return new DatabaseKeyError(
     `Coverdesk's database is encrypted, but its key (${path.basename(file)}) is missing from ${path.dirname(file)}. ` +
       'Nothing was changed. Restore the key file from where the data folder came from (or a backup) and start Coverdesk again.',
+    'lost',
   );
 }
 
 /** User-only from the first byte, and never half written: a half key is a lost database. */
-function writePrivateFile(file: string, data: Buffer | string): void {
+export function writePrivateFile(file: string, data: Buffer | string): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   writeFileAtomically(file, data, 0o600);
 }
@@ -120,6 +125,7 @@ export async function readOrCreateWrappedKey(slot: KeySlot, deps: { protector: K
     throw new DatabaseKeyError(
       `Coverdesk could not unlock its encryption key (${file}) with this user's key store. Nothing was changed. ` +
         'The data folder may have been copied from another user or computer: Coverdesk can only open it as the user who created it.',
+      'lost',
     );
   }
   if (!/^[0-9a-f]{64}$/.test(unwrapped.result)) {

@@ -67,6 +67,10 @@ import { syncHandlers } from '../bridge/sync-handlers';
 import { withWorkstationLock } from '../security/locked-bridge';
 import { createWorkstationLock, type PinPolicy, type SystemUnlock, type WorkstationLock } from '../security/workstation-lock';
 import { createFileSecretStore, type SecretStore } from '../settings/secret-store';
+import { recoveryFilePath, type ScryptParams } from '../security/recovery-code';
+import { createDeskRecovery } from '../security/desk-recovery';
+import { recoveryHandlers } from '../bridge/recovery-handlers';
+import { readDeskSettings } from '../collections/collection-store';
 import { createSettingsStore } from '../settings/settings-store';
 import { createEmbeddedSandbox } from '../sync/embedded-sandbox';
 import { createSyncComponent, type SyncHostOptions } from '../sync/sync-component';
@@ -123,6 +127,8 @@ export interface HostOptions {
   version?: string;
   /** How often the backup schedule looks whether one is due (tests: short); default a minute. */
   backupCheckEveryMs?: number;
+  /** The recovery code's scrypt cost for new sheets (tests: a small N); absent: the product's. */
+  recoveryScrypt?: ScryptParams;
   /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
   diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
   /** SQLite's check of the database, run by `start()` on a worker thread; `false`: not run. */
@@ -172,6 +178,7 @@ export function hostPaths(dataDir: string) {
   return {
     database: path.join(dataDir, 'coverdesk.sqlite'),
     photos: path.join(dataDir, 'photos'),
+    recovery: recoveryFilePath(dataDir),
   };
 }
 
@@ -417,6 +424,17 @@ export function createHost(options: HostOptions): Host {
     digitalCardHandlers({ issuers: issuerDirectory, network: digitalCardNetwork, clock, db }),
     gfeHandlers(gfeDeps),
     backupHandlers({ backups }),
+    recoveryHandlers({
+      recovery: createDeskRecovery({
+        dataDir: options.dataDir,
+        key: encryptionKey,
+        clock,
+        scrypt: options.recoveryScrypt,
+        audit,
+        desk: options.deskName ?? os.hostname(),
+        practiceName: () => readDeskSettings({ db, desk: '' }).practice_name,
+      }),
+    }),
     {
       'storage.damage': async () =>
         damaged && {

@@ -13,6 +13,8 @@ export const OPEN_WHILE_LOCKED: readonly BridgeMethod[] = [
   'lock.unlockWithSystem',
   'sync.status',
   'idleLock.get',
+  // The manager is away or forgot the PIN: the recovery sheet is the way in (issue 28, item 5).
+  'recovery.emergencyAccess',
 ];
 
 /** Any map of bridge handlers; typed here, not imported from bridge/, so security/ stays below bridge/. */

@@ -84,6 +84,7 @@ import {
 } from './appointment-contract';
 import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFaithEstimate } from './gfe-contract';
 import { BackupListing, BackupRestored, BackupRestoreInput, BackupSettingsUpdate, BackupStatus } from './backup-contract';
+import { EmergencyAccessGranted, RecoveryCodeInput, RecoverySheet, RecoveryStatus } from './recovery-contract';
 import { Estimate, EstimateQuery, FeeRowInput, FeeRowKey, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
 import { IssuerDirectoryView, IssuersImported, IssuersRefreshed, WaitingLinkInput } from './digital-card-contract';
 import {
@@ -261,6 +262,14 @@ export const BRIDGE_METHODS = {
    * aside). Refused, nothing changed: another practice's, a newer version's, a changed one.
    */
   'backups.restore': { input: BackupRestoreInput, output: BackupRestored },
+  // The recovery code (recovery-contract.ts): the desk's first sheet (once), a new one, and emergency access.
+  'recovery.status': { input: z.strictObject({}), output: RecoveryStatus },
+  /** Makes the desk's first code if it has none and answers its sheet; null once it has one (shown once). */
+  'recovery.setup': { input: z.strictObject({}), output: RecoverySheet.nullable() },
+  /** A new code (the old sheet stops working); its sheet, shown once. */
+  'recovery.newSheet': { input: z.strictObject({}), output: RecoverySheet },
+  /** Verifies and uses up the code; audited. The sign-in turns the grant into one-time manager rights. */
+  'recovery.emergencyAccess': { input: RecoveryCodeInput, output: EmergencyAccessGranted },
   // What was collected at the window and the day's report (collection-contract.ts): desk
   // records, append-only; a void is a new entry pointing at the one it undoes.
   'collections.record': { input: CollectionCreate, output: Collection },

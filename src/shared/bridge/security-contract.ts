@@ -8,7 +8,7 @@ import { ObjectKey } from '../contract/photo';
  */
 
 /** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
-export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke', 'lock', 'unlock', 'unlock_refused', 'change']);
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke', 'lock', 'unlock', 'unlock_refused', 'change', 'emergency_access', 'recovery_sheet']);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 /** Each action as the Audit screen and its CSV say it: one list for both. */
@@ -24,6 +24,8 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   unlock: 'Unlocked the desk',
   unlock_refused: 'Unlock refused (wrong PIN or waiting)',
   change: 'Changed a setting',
+  emergency_access: 'Emergency access with the recovery code',
+  recovery_sheet: 'Made a new recovery sheet',
 };
 
 const AUDITED_PREFIXES = [

@@ -19,6 +19,7 @@ import { ScreenTitle } from '../ui/screen-title';
 import { FeeSchedulePanel } from '../estimates/fee-schedule-panel';
 import { TrustedIssuersPanel } from '../digital-cards/trusted-issuers-panel';
 import { BackupsPanel } from '../backups/backups-panel';
+import { RecoveryPanel } from '../settings/recovery-panel';
 import { ReceiptSettingsPanel } from '../collections/receipt-settings-panel';
 import { IdleLockPanel } from '../security/session-safety-panels';
 import { IntegrationsPanel } from '../local-api/integrations-panel';
@@ -185,6 +186,7 @@ export function SettingsScreen() {
       <FeeSchedulePanel />
       <TrustedIssuersPanel />
       <BackupsPanel />
+      <RecoveryPanel />
       <ReceiptSettingsPanel />
 
       <section className="stack" aria-labelledby="settings-integrations">
