@@ -6,6 +6,25 @@ import type Database from 'better-sqlite3';
  * Counting statements and the tables they read shows the cost of a read model without timing it.
  */
 export function statementsRun<T>(sqlite: Database.Database, work: () => T): { result: T; sql: string[] } {
+  const { sql, stop } = recordStatements(sqlite);
+  try {
+    return { result: work(), sql };
+  } finally {
+    stop();
+  }
+}
+
+/** The same, for work that answers later (a bridge call): everything run until it has answered. */
+export async function statementsRunAsync<T>(sqlite: Database.Database, work: () => Promise<T>): Promise<{ result: T; sql: string[] }> {
+  const { sql, stop } = recordStatements(sqlite);
+  try {
+    return { result: await work(), sql };
+  } finally {
+    stop();
+  }
+}
+
+function recordStatements(sqlite: Database.Database): { sql: string[]; stop(): void } {
   const prototype = Object.getPrototypeOf(sqlite.prepare('SELECT 1')) as Record<string, unknown>;
   const methods = ['all', 'get', 'run', 'iterate'] as const;
   const originals = methods.map((name) => prototype[name] as (...args: unknown[]) => unknown);
@@ -16,13 +35,13 @@ export function statementsRun<T>(sqlite: Database.Database, work: () => T): { re
       return originals[i].apply(this, args);
     };
   });
-  try {
-    return { result: work(), sql };
-  } finally {
-    methods.forEach((name, i) => {
-      prototype[name] = originals[i];
-    });
-  }
+  return {
+    sql,
+    stop: () =>
+      methods.forEach((name, i) => {
+        prototype[name] = originals[i];
+      }),
+  };
 }
 
 /** The statements among `sql` that name `table` (as a whole word, so `patients` is not `patients_fts`). */
