@@ -2,9 +2,9 @@ import { appointmentsOn, type AppointmentRow } from '../appointments/appointment
 import { findRow } from '../records/record-store';
 import { EndOfDay, type Collection, type CollectionEstimate, type EndOfDayGroup, type EndOfDayVisit } from '../../shared/bridge/collection-contract';
 import { netCents, totalsOf } from '../../shared/collections';
-import type { EstimateDeps } from '../estimates/estimate-for-check';
+import { estimatesForVisits, type EstimateDeps } from '../estimates/estimate-for-check';
 import type { FeeScheduleRow } from '../../shared/bridge/estimate-contract';
-import { collectionsOn, estimateOf, readDeskSettings, type CollectionDeps } from './collection-store';
+import { collectionsOn, readDeskSettings, type CollectionDeps } from './collection-store';
 
 type ReportDeps = Pick<CollectionDeps, 'db' | 'desk' | 'estimates'>;
 
@@ -52,6 +52,24 @@ function latestChecks(deps: ReportDeps, patientIds: string[]): Map<string, strin
 }
 
 /**
+ * The estimates the visits' latest checks give, by visit key, from one batched read of those
+ * checks (estimatesForVisits, as the worklist does) rather than one read per visit.
+ */
+function estimatesFromChecks(estimates: EstimateDeps, visits: Map<string, Visit>, checks: Map<string, string>): Map<string, CollectionEstimate | null> {
+  const wanted = [...visits.values()].flatMap((visit) => {
+    const checkId = visit.patient_id ? checks.get(visit.patient_id) : undefined;
+    return checkId ? [{ key: visit.key, check_id: checkId, visit_type: visit.appointment?.visit_type ?? null }] : [];
+  });
+  const found = estimatesForVisits(estimates, wanted);
+  return new Map(
+    wanted.map((visit, i) => {
+      const e = found[i];
+      return [visit.key, e ? { check_id: visit.check_id, visit_type: visit.visit_type, min_cents: e.min_cents, max_cents: e.max_cents, headline: e.headline } : null];
+    }),
+  );
+}
+
+/**
  * The day at the window (issue 30, item 4): the sum of the estimates for the day's visits
  * against what was collected (net of voids), by method, per desk and per person, and each
  * visit where nothing was collected with why. A visit's estimate is the one shown when money
@@ -76,13 +94,13 @@ export function endOfDay(deps: ReportDeps, date: string): EndOfDay {
   }
   const needEstimate = [...visits.values()].filter((v) => v.patient_id && !v.entries.some((e) => e.estimate)).map((v) => v.patient_id!);
   const checks = latestChecks(deps, [...new Set(needEstimate)]);
+  const fromChecks = estimatesFromChecks(estimates, visits, checks);
 
   const rows: EndOfDayVisit[] = [];
   const estimateByVisit = new Map<string, CollectionEstimate | null>();
   for (const visit of visits.values()) {
     const shown = [...visit.entries].reverse().find((e) => e.estimate)?.estimate ?? null;
-    const checkId = visit.patient_id ? checks.get(visit.patient_id) : undefined;
-    const estimate = shown ?? (checkId ? estimateOf(estimates, checkId, visit.appointment?.visit_type ?? null) : null);
+    const estimate = shown ?? fromChecks.get(visit.key) ?? null;
     estimateByVisit.set(visit.key, estimate);
     const collected = visit.entries.reduce((sum, e) => sum + netCents(e), 0);
     const mark = [...visit.entries].reverse().find((e) => (e.kind === 'declined' || e.kind === 'waived') && e.voided_by_id === null);

@@ -18,6 +18,10 @@ interface PatientRow {
   date_of_birth: string;
   created_at: string;
 }
+/** A patient whose newest activity the caller already knows (Today reads it with the patient). */
+export interface ActivePatientRow extends PatientRow {
+  last_activity_at: string;
+}
 interface CardRow {
   patient_id: string;
   id: string;
@@ -92,14 +96,29 @@ export function deskPatientRows(db: Db, patientIds: readonly string[]): DeskPati
   if (patientIds.length === 0) return [];
   const s = statements(db);
   const ids = JSON.stringify(patientIds);
-  const cards = new Map(s.newestCards.all(ids).map((row) => [row.patient_id, row]));
-  const checks = new Map(s.latestChecks.all(JSON.stringify([...cards.values()].map((c) => c.id))).map((row) => [row.card_id, row]));
   const activity = new Map(s.activity.all({ ids }).map((row) => [row.patient_id, row.last_activity_at]));
+  return shapeDeskRows(
+    db,
+    s.patients.all(ids).map((patient) => ({ ...patient, last_activity_at: activity.get(patient.id) ?? patient.created_at })),
+  );
+}
+
+/**
+ * Rows for patients already read with their newest activity: three more statements (current
+ * cards, their latest checks, outbox states), each keyed by a JSON array of ids, and Maps for
+ * the joins in JavaScript, so shaping 10,000 rows does no lookup per row in SQLite.
+ */
+export function shapeDeskRows(db: Db, patients: readonly ActivePatientRow[]): DeskPatientRow[] {
+  if (patients.length === 0) return [];
+  const s = statements(db);
+  const patientIds = patients.map((p) => p.id);
+  const cards = new Map(s.newestCards.all(JSON.stringify(patientIds)).map((row) => [row.patient_id, row]));
+  const checks = new Map(s.latestChecks.all(JSON.stringify([...cards.values()].map((c) => c.id))).map((row) => [row.card_id, row]));
   const recordIds = [...patientIds, ...[...cards.values()].map((c) => c.id), ...[...checks.values()].map((c) => c.id)];
   // A record with no outbox entry came from upstream: synced.
   const syncOf = new Map(s.syncStates.all(JSON.stringify(recordIds)).map((row) => [row.record_id, row.state]));
 
-  const rows = s.patients.all(ids).map((patient): DeskPatientRow => {
+  const rows = patients.map((patient): DeskPatientRow => {
     const card = cards.get(patient.id);
     const check = card ? checks.get(card.id) : undefined;
     const states = [patient.id, card?.id, check?.id].flatMap((id) => (id ? [syncOf.get(id) ?? 'synced'] : []));
@@ -109,7 +128,7 @@ export function deskPatientRows(db: Db, patientIds: readonly string[]): DeskPati
       last_name: patient.last_name,
       date_of_birth: patient.date_of_birth,
       eligibility: eligibilityBadge(check ? { status: check.status, benefit_codes: JSON.parse(check.benefit_codes) as string[] } : null),
-      last_activity_at: activity.get(patient.id) ?? patient.created_at,
+      last_activity_at: patient.last_activity_at,
       sync_state: leastAdvanced(states),
     };
     if (card) {

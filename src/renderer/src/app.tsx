@@ -1,21 +1,41 @@
-import { useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { DeskStatusProvider, modeOf, useDeskStatus } from './state/desk-status';
 import { IdleLock } from './security/idle-lock';
 import { NavigationContext, SCREENS, useNavigation, type Route } from './state/navigation';
 import { Button } from './ui/button';
 import { TodayScreen } from './screens/today-screen';
-import { IntakeScreen } from './screens/intake-screen';
-import { EligibilityScreen } from './screens/eligibility-screen';
-import { DiscoveryScreen } from './screens/discovery-screen';
-import { SyncScreen } from './screens/sync-screen';
-import { SettingsScreen } from './screens/settings-screen';
-import { AuditScreen } from './screens/audit-screen';
-import { ScheduleScreen } from './screens/schedule-screen';
-import { EndOfDayScreen } from './screens/end-of-day-screen';
 import { CheckNotices } from './state/check-notices';
 import { IntakeDraftProvider } from './intake/intake-draft';
 import { useBridgeQuery } from './bridge/use-bridge-query';
 import { QuitWarningOnLeave } from './sync/only-here';
+
+/**
+ * Every screen but Today is its own chunk: the first screen parses only what it shows. The
+ * others are fetched once Today is up (LATER_SCREENS), so moving to one never waits on the disk.
+ */
+const LATER_SCREENS = {
+  intake: () => import('./screens/intake-screen').then((m) => ({ default: m.IntakeScreen })),
+  eligibility: () => import('./screens/eligibility-screen').then((m) => ({ default: m.EligibilityScreen })),
+  discovery: () => import('./screens/discovery-screen').then((m) => ({ default: m.DiscoveryScreen })),
+  sync: () => import('./screens/sync-screen').then((m) => ({ default: m.SyncScreen })),
+  settings: () => import('./screens/settings-screen').then((m) => ({ default: m.SettingsScreen })),
+  audit: () => import('./screens/audit-screen').then((m) => ({ default: m.AuditScreen })),
+  schedule: () => import('./screens/schedule-screen').then((m) => ({ default: m.ScheduleScreen })),
+  end_of_day: () => import('./screens/end-of-day-screen').then((m) => ({ default: m.EndOfDayScreen })),
+};
+const IntakeScreen = lazy(LATER_SCREENS.intake);
+const EligibilityScreen = lazy(LATER_SCREENS.eligibility);
+const DiscoveryScreen = lazy(LATER_SCREENS.discovery);
+const SyncScreen = lazy(LATER_SCREENS.sync);
+const SettingsScreen = lazy(LATER_SCREENS.settings);
+const AuditScreen = lazy(LATER_SCREENS.audit);
+const ScheduleScreen = lazy(LATER_SCREENS.schedule);
+const EndOfDayScreen = lazy(LATER_SCREENS.end_of_day);
+
+/** After the first screen is painted: a failed fetch here is retried when the screen opens. */
+function fetchLaterScreens() {
+  Object.values(LATER_SCREENS).forEach((load) => void load().catch(() => undefined));
+}
 
 /** `webMode`: the browser-mode page (no preload), where leaving offline with unsent records asks first. */
 export function App({ webMode = false }: { webMode?: boolean }) {
@@ -32,6 +52,11 @@ export function App({ webMode = false }: { webMode?: boolean }) {
 function Shell() {
   const [route, setRoute] = useState<Route>({ screen: 'today' });
   const navigate = useCallback((next: Route) => setRoute(next), []);
+
+  useEffect(() => {
+    const handle = setTimeout(fetchLaterScreens, 1000);
+    return () => clearTimeout(handle);
+  }, []);
 
   // Alt+1…6 jump between screens from anywhere, even while typing in a field.
   useEffect(() => {
@@ -59,7 +84,9 @@ function Shell() {
           <Nav route={route} navigate={navigate} />
           <main id="main" className={`main${route.screen === 'today' ? ' main--fill' : ''}`} tabIndex={-1}>
             <IntakeDraftProvider>
-              <CurrentScreen route={route} />
+              <Suspense fallback={null}>
+                <CurrentScreen route={route} />
+              </Suspense>
             </IntakeDraftProvider>
           </main>
         </div>

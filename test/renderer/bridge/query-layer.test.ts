@@ -128,6 +128,35 @@ describe('bridge events refresh the reads they touch', () => {
     await vi.waitFor(() => expect([desk.reads('storage.damage'), desk.reads('backups.list')]).toEqual([2, 2]));
   });
 
+  it('during a batch, reads Today again only a gathering delay after its last read answered, never back to back', async () => {
+    const { desk, client, timers } = setUp();
+    const pending: ((value: BridgeResult<unknown>) => void)[] = [];
+    desk.answers.set('desk.today', () => new Promise((resolve) => pending.push(resolve)));
+    show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+    pending[0]({ ok: true, value: { data: [] } });
+    await settle();
+
+    desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: 'eec_0' });
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(2));
+    // The batch goes on while Today's second read is on the host: 100 checks answered.
+    for (let i = 1; i <= 100; i++) desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: `eec_${i}` });
+    await settle();
+    expect(timers.pending()).toBe(0);
+
+    pending[1]({ ok: true, value: { data: [] } });
+    await settle();
+    // The host gets the gathering delay to itself before Today is read once for all 100.
+    expect(desk.reads('desk.today')).toBe(2);
+    expect(timers.pending()).toBe(1);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(3));
+    pending[2]({ ok: true, value: { data: [] } });
+    await settle();
+    expect(desk.reads('desk.today')).toBe(3);
+  });
+
   it("reads a patient's detail again only when something of theirs may have changed", async () => {
     const { desk, client, timers } = setUp();
     let answer = detail({ cardId: 'ic_A1' });
@@ -147,14 +176,17 @@ describe('bridge events refresh the reads they touch', () => {
     desk.emit('records.changed', { collection: 'insurance_cards', id: 'ic_A1' });
     timers.fire();
     await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(2));
+    await settle(); // answered: the next event's delay starts at once
     desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: 'eec_new' });
     timers.fire();
     await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(3));
+    await settle(); // answered: the next event's delay starts at once
 
     // The patient themself, under their own id.
     desk.emit('records.changed', { collection: 'patients', id: 'pat_A' });
     timers.fire();
     await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(4));
+    await settle(); // answered: the next event's delay starts at once
 
     // While a check waits for its answer, sync progress may be its answer.
     answer = detail({ cardId: 'ic_A1', pendingCheck: true });
@@ -162,9 +194,11 @@ describe('bridge events refresh the reads they touch', () => {
     timers.fire();
     await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(answer));
     expect(desk.reads('desk.patient')).toBe(5);
+    await settle();
     desk.emit('sync.status', { ...STATUS, counts: { ...STATUS.counts, sending: 1 } });
     timers.fire();
     await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(6));
+    await settle(); // answered: the next event's delay starts at once
 
     // Offline, other patients registered: only the queue grows, which moves nothing of theirs
     // (each read is an audited view). Back online, it may have.
@@ -172,6 +206,7 @@ describe('bridge events refresh the reads they touch', () => {
     desk.emit('sync.status', offline);
     timers.fire();
     await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(7));
+    await settle(); // answered: the next event's delay starts at once
     for (let queued = 1; queued <= 5; queued++) desk.emit('sync.status', { ...offline, counts: { ...offline.counts, queued } });
     timers.fire();
     await settle();

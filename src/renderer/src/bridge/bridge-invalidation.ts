@@ -107,6 +107,12 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
   const gathered = new Map<AnyRefresh, { handle: unknown; queries: Set<Query> }>();
   const lastPayload = new Map<BridgeEvent, unknown>();
 
+  /**
+   * The gathering delay starts once the reads an event touched have answered: events that
+   * arrive while Today's 10,000 rows are being read wait for that read, then the delay, and are
+   * read once. Otherwise a batch keeps the host reading Today back to back (the next refresh is
+   * due before the last one answers) and the screens' frames wait behind it.
+   */
   const gather = (refresh: AnyRefresh, touched: Query[]) => {
     if (touched.length === 0) return;
     const open = gathered.get(refresh);
@@ -114,12 +120,18 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
       touched.forEach((query) => open.queries.add(query));
       return;
     }
-    const handle = timers.setTimeout(() => {
-      const queries = gathered.get(refresh)?.queries ?? new Set<Query>();
+    const entry: { handle: unknown; queries: Set<Query> } = { handle: undefined, queries: new Set(touched) };
+    gathered.set(refresh, entry);
+    const refreshAll = () => {
       gathered.delete(refresh);
-      queries.forEach((query) => refreshQuery(client, query));
-    }, refresh.delayMs);
-    gathered.set(refresh, { handle, queries: new Set(touched) });
+      entry.queries.forEach((query) => refreshQuery(client, query));
+    };
+    const startDelay = () => {
+      if (gathered.get(refresh) === entry) entry.handle = timers.setTimeout(refreshAll, refresh.delayMs);
+    };
+    const reading = touched.flatMap((query) => (query.state.fetchStatus === 'fetching' && query.promise ? [query.promise] : []));
+    if (reading.length === 0) startDelay();
+    else void Promise.allSettled(reading).then(startDelay);
   };
 
   const on = <E extends BridgeEvent>(event: E, payload: BridgeEventPayload<E>) => {
@@ -151,7 +163,7 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
   ];
   return () => {
     offs.forEach((off) => off());
-    gathered.forEach(({ handle }) => timers.clearTimeout(handle));
+    gathered.forEach(({ handle }) => handle !== undefined && timers.clearTimeout(handle));
     gathered.clear();
   };
 }

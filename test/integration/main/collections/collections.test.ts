@@ -10,6 +10,7 @@ import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { httpRequest, type HttpAnswer } from '@test/support/http-request';
 import { expectAnswerMatchesDocument } from '@test/support/openapi-validator';
 import { manualClock } from '@test/support/manual-clock';
+import { reading, statementsRunAsync } from '@test/support/statement-counter';
 
 /**
  * Collections at the window and the end-of-day report (issue 30, items 3, 4 and 6), on a
@@ -236,5 +237,19 @@ describe('collections', () => {
     // The report adds up: the visits' amounts are what was collected, by method and in all.
     expect(report.visits.reduce((sum, v) => sum + v.collected_cents, 0)).toBe(report.collected_cents);
     expect(report.by_method.cash + report.by_method.check + report.by_method.card).toBe(report.collected_cents);
+  });
+  it("reads the day's checks for its estimates in one batch, not one visit at a time", async () => {
+    fx = start();
+    await fx.host.bridge['feeSchedule.import']({ text: FEES });
+    const today = localDate(fx.host.clock.now());
+    for (let i = 0; i < 8; i++) {
+      const { appointment } = await fx.host.bridge['appointments.create']({ date: today, time: `09:${10 + i}`, first_name: `P${i}`, last_name: 'Tester', date_of_birth: '1980-01-01', visit_type: 'Office visit' });
+      await answeredCheck(fx, COPAY_271, AETNA.id, { patientId: appointment.patient_id! });
+    }
+    const { result, sql } = await statementsRunAsync(fx.host.database.sqlite, () => fx!.host.bridge['collections.endOfDay']({ date: today }));
+    expect(result.visits.map((v) => v.status)).toEqual(Array(8).fill('not_collected'));
+    expect(result.expected_min_cents).toBe(8000);
+    // Which check is each patient's latest, then those checks' answers: two reads for eight visits.
+    expect(reading(sql, 'electronic_eligibility_checks')).toHaveLength(2);
   });
 });

@@ -3,6 +3,9 @@ import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
 import type { Benefit } from '@src/shared/contract';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
+import { reading, statementsRun } from '@test/support/statement-counter';
+import { todayRows } from '@src/main/desk/today';
+import { deskPatientRows } from '@src/main/desk/patient-rows';
 
 let fx: HostFixture;
 beforeEach(() => {
@@ -77,6 +80,26 @@ describe('desk read models', () => {
 
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
     expect((await call<Rows>('desk.today', { since: tomorrow })).data).toEqual([]);
+  });
+
+  it("Today is four statements whatever the day's size: patients and cards read once for who and when, not again for the newest activity", async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    for (let i = 0; i < 30; i++) {
+      const { card } = await patientWithCard(`P${i}`, 'Count', '1980-01-01', `M${i}`);
+      if (i % 2 === 0) finishCheck((await check(card.id)).id, 'success', [{ code: 'active_coverage' }]);
+    }
+    await fx.host.service.create('patients', { first_name: 'No', last_name: 'Card', date_of_birth: '1990-02-21' }, DESK);
+    const db = fx.host.database.db;
+
+    const { result, sql } = statementsRun(fx.host.database.sqlite, () => todayRows(db, { since }));
+    expect(result).toHaveLength(31);
+    // Who is on Today with their newest activity, then current cards, their checks, outbox states.
+    expect(sql).toHaveLength(4);
+    expect(reading(sql, 'patients')).toHaveLength(1);
+    expect(reading(sql, 'insurance_cards')).toHaveLength(2);
+    expect(reading(sql, 'electronic_eligibility_checks')).toHaveLength(2);
+    // The same rows, newest activity and all, as the search path's reading of the same patients.
+    expect(result).toEqual(deskPatientRows(db, result.map((row) => row.patient_id)));
   });
 
   it('finds patients by name words, date of birth as typed at a desk, or member id without spaces and dashes', async () => {
