@@ -5,7 +5,7 @@ import { UpstreamUrl } from '../../shared/bridge/desk-contract';
 import type { WebHostOptions } from './start-web-host';
 
 export const USAGE =
-  'Usage: npm run start:web -- [--port P] [--data-dir D] [--upstream URL --api-key KEY | --sandbox-x12 DIR] [--local-api-port P2]';
+  'Usage: npm run start:web -- [--port P] [--data-dir D] [--upstream URL --api-key KEY | --sandbox-x12 DIR] [--local-api-port P2] [--recovery-code CODE]';
 
 /** A command line that cannot start: the message says what to change. */
 export class CliUsageError extends Error {
@@ -22,7 +22,7 @@ function portOption(flag: string, value: string): number {
  * `start:web`'s flags as host options. The API key is required with an upstream and
  * meaningless without one; it is never printed back.
  */
-export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHostOptions {
+export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHostOptions & { recoveryCode?: string } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -35,12 +35,14 @@ export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHost
         'api-key': { type: 'string' },
         'local-api-port': { type: 'string' },
         'sandbox-x12': { type: 'string' },
+        // Only for a data folder whose key file is gone (the recovery sheet's code opens it).
+        'recovery-code': { type: 'string' },
       },
     }));
   } catch (error) {
     throw new CliUsageError(`${error instanceof Error ? error.message : 'Unknown option.'}\n${USAGE}`);
   }
-  const options: WebHostOptions = { dataDir: path.resolve(values['data-dir']), port: portOption('--port', values.port) };
+  const options: WebHostOptions & { recoveryCode?: string } = { dataDir: path.resolve(values['data-dir']), port: portOption('--port', values.port) };
   if (values.upstream !== undefined || values['api-key'] !== undefined) {
     if (!values.upstream || !values['api-key']) throw new CliUsageError('--upstream and --api-key go together: give both, or neither for sandbox mode.');
     const url = UpstreamUrl.safeParse(values.upstream);
@@ -52,6 +54,7 @@ export function parseCliOptions(args: string[], homeDir = os.homedir()): WebHost
     if (options.upstream) throw new CliUsageError('--sandbox-x12 is for sandbox mode: leave out --upstream and --api-key.');
     options.sync = { ...options.sync, sandboxX12Dir: path.resolve(values['sandbox-x12']) };
   }
+  if (values['recovery-code'] !== undefined) options.recoveryCode = values['recovery-code'];
   if (values['local-api-port'] !== undefined) options.localApi = { tcpPort: portOption('--local-api-port', values['local-api-port']) };
   return options;
 }

@@ -1,9 +1,13 @@
+import { openDeskKey, recoverDeskKey } from '../security/desk-key-recovery';
+import { systemClock } from '../support/clock';
 import { CliUsageError, parseCliOptions } from './cli-options';
 import { startWebHost } from './start-web-host';
 
 /**
  * `npm run start:web -- [--port P] [--data-dir D] [--upstream URL --api-key KEY] [--local-api-port P2]`:
- * the host and the UI in a browser. Without an upstream the host embeds the sandbox.
+ * the host and the UI in a browser. Without an upstream the host embeds the sandbox. A data
+ * folder whose key file is gone but whose recovery wrap is there starts only with
+ * `--recovery-code CODE` (the recovery sheet's): the key is opened with it and kept again.
  */
 async function main(): Promise<void> {
   let options;
@@ -14,7 +18,18 @@ async function main(): Promise<void> {
     console.error(error.message);
     process.exit(2);
   }
-  const web = await startWebHost(options);
+  const { recoveryCode, ...hostOptions } = options;
+  const store = { platform: process.platform };
+  const key = await openDeskKey(store, { dataDir: hostOptions.dataDir });
+  if (key.state === 'needs_recovery_code') {
+    if (recoveryCode === undefined) {
+      console.error(`${key.message}\nStart again with --recovery-code CODE.`);
+      process.exit(1);
+    }
+    await recoverDeskKey({ ...store, clock: systemClock }, { dataDir: hostOptions.dataDir, code: recoveryCode });
+    console.error('The desk’s key was opened with the recovery code and kept again. The code is now used: print a new recovery sheet in Settings → Recovery sheet.');
+  }
+  const web = await startWebHost(hostOptions);
   // Said before the URL: whoever started it sees that the desk began on a new database, and why.
   if (web.host.damaged) console.error(web.host.damaged.message);
   console.log(`Coverdesk is running in browser mode. Open:\n${web.url}`);
