@@ -4,13 +4,16 @@
  * "check this" threshold (the ones a person would not be asked to check), and how many
  * values it reports for fields the card does not print.
  *
- * `npx tsx test/integration/main/extraction/card-measure.ts --families held-out|tuning [--count 100] [--seed 101] [--real DIR] [--verbose]`
- * prints, per set: the per-field table, a line per layout family (fields right / fields
+ * `npx tsx test/integration/main/extraction/card-measure.ts --families held-out|tuning [--count 100] [--seed 101] [--real DIR] [--verbose] [--lang-path DIR]`
+ * prints, per set: wall and CPU milliseconds per card (median, p90; CPU is what to compare on
+ * a machine shared under load), the per-field table, a line per layout family (fields right / fields
  * printed), and the calibration table (confidence bucket → values given, share right; wrong
- * values at or above 0.8). `--held-out N` still measures N cards of the older held-out styles.
+ * values at or above 0.8). `--lang-path` reads with another tesseract language data folder
+ * (to compare models on the same cards). `--held-out N` still measures N cards of the older held-out styles.
  * The accuracy test prints the same tables.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCards } from '../../../../scripts/generate-cards';
@@ -53,6 +56,8 @@ export interface Measured {
   fields: ExtractedFields;
   failure?: string;
   ms: number;
+  /** Process CPU (main thread, OCR worker, sharp): what the card costs a shared 2-core desk whatever the load. */
+  cpuMs?: number;
   quality?: string;
 }
 
@@ -226,12 +231,17 @@ export async function measure(engine: ExtractionEngine, images: LabelledImage[],
   const out: Measured[] = [];
   for (const image of images) {
     const started = Date.now();
+    const cpu = process.cpuUsage();
+    const cpuMs = () => {
+      const used = process.cpuUsage(cpu);
+      return Math.round((used.user + used.system) / 1000);
+    };
     try {
       const { fields, quality } = await engine.extract([{ bytes: image.bytes }], { entities });
       const q = quality.map((s) => `sharp ${s.sharpness} glare ${s.glare}`).join(' | ');
-      out.push({ file: image.file, truth: image.truth, family: image.family, fields, ms: Date.now() - started, quality: q });
+      out.push({ file: image.file, truth: image.truth, family: image.family, fields, ms: Date.now() - started, cpuMs: cpuMs(), quality: q });
     } catch (error) {
-      out.push({ file: image.file, truth: image.truth, family: image.family, fields: {}, failure: asExtractionFailure(error).reason, ms: Date.now() - started });
+      out.push({ file: image.file, truth: image.truth, family: image.family, fields: {}, failure: asExtractionFailure(error).reason, ms: Date.now() - started, cpuMs: cpuMs() });
     }
   }
   return out;
@@ -262,13 +272,14 @@ async function main(): Promise<void> {
       count: { type: 'string', default: '100' },
       seed: { type: 'string', default: '101' },
       verbose: { type: 'boolean' },
+      'lang-path': { type: 'string' },
     },
   });
   if (values.families !== undefined && values.families !== 'tuning' && values.families !== 'held-out') throw new Error('--families must be tuning or held-out.');
   const count = Number(values.count);
   const seed = Number(values.seed);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new Error('--count must be a positive whole number and --seed a whole number.');
-  const engine = createExtractionEngine();
+  const engine = createExtractionEngine({ langPath: values['lang-path'] });
   await engine.warmUp();
   try {
     // The payer directory the desk's upstream serves (the sandbox serves the same one).
@@ -283,7 +294,8 @@ async function main(): Promise<void> {
       const results = await measure(engine, images, entities);
       if (values.verbose) console.log(formatDetails(results));
       const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-      console.log(`\n${name}: ${images.length} images, median ${ms[ms.length >> 1]} ms, p90 ${ms[Math.floor(ms.length * 0.9)]} ms\n${formatScores(scoreSet(results))}\n`);
+      const cpu = results.map((r) => r.cpuMs ?? 0).sort((a, b) => a - b);
+      console.log(`\n${name}: ${images.length} images, median ${ms[ms.length >> 1]} ms, p90 ${ms[Math.floor(ms.length * 0.9)]} ms; CPU median ${cpu[cpu.length >> 1]} ms, p90 ${cpu[Math.floor(cpu.length * 0.9)]} ms (load ${os.loadavg()[0].toFixed(1)})\n${formatScores(scoreSet(results))}\n`);
       if (results.some((r) => r.family)) console.log(`per family (fields right / fields printed):\n${formatFamilies(results)}\n`);
       console.log(`calibration (every value given):\n${formatCalibration(calibrate(results))}\n`);
     }
