@@ -11,12 +11,15 @@ export const SOURCE_WORDS: Record<FieldSource, string> = {
   digital_card: 'From the digital card.',
 };
 
+export const WAITING_NOTICE = 'Waiting for the digital card: completes when the desk is back online. You can save the card with what you have: its details are offered when it arrives.';
+
 /** What the desk is told about a barcode read, or null when the fields or the offer say it all. */
 export function barcodeNotice(reading: BarcodeReading): string | null {
   if (reading.status === 'invalid' || reading.status === 'failed') return `The barcode could not be used: ${reading.reason ?? 'it could not be read'} Nothing was filled from it.`;
   if (reading.kind === 'unknown') return 'A barcode of no layout Coverdesk knows was read: it is kept as it is, and nothing was filled from it.';
   if (reading.kind === 'digital_card' && reading.status === 'not_verified') return `The digital card is not verified${reading.reason ? `: ${reading.reason}` : ''}. Check its values against the card before saving.`;
-  if (reading.kind === 'digital_card' && reading.status === 'waiting') return 'Waiting for the digital card: it completes when the desk is back online.';
+  // A link with its id: Intake shows that it waits for as long as it does (WAITING_NOTICE).
+  if (reading.kind === 'digital_card' && reading.status === 'waiting') return reading.waiting_id ? null : (reading.reason ?? WAITING_NOTICE);
   return null;
 }
 
