@@ -63,3 +63,35 @@ export function LicenceOffer({ licence, onUse, onDecline }: { licence: LicenceDe
     </div>
   );
 }
+
+type PatientDetails = { first_name: string; last_name: string; date_of_birth: string };
+
+const sameName = (a: string, b: string) => a.normalize('NFKD').replace(/[^\p{L}]/gu, '').toLowerCase() === b.normalize('NFKD').replace(/[^\p{L}]/gu, '').toLowerCase();
+
+/** Where a licence and the patient's record disagree (name, date of birth), in words; empty when they agree. */
+export function licenceDifferences(licence: LicenceDetails, patient: PatientDetails): string[] {
+  const read = licencePatient(licence);
+  const differ: string[] = [];
+  if (!sameName(read.first_name, patient.first_name)) differ.push(`first name ${read.first_name} (the record: ${patient.first_name})`);
+  if (!sameName(read.last_name, patient.last_name)) differ.push(`last name ${read.last_name} (the record: ${patient.last_name})`);
+  if (licence.date_of_birth !== patient.date_of_birth) differ.push(`date of birth ${read.date_of_birth} (the record: ${formatDob(patient.date_of_birth)})`);
+  return differ;
+}
+
+/** A licence scanned for a patient already chosen: confirms them, or says what differs. The record is never changed by it. */
+export function LicenceCheck({ licence, patient, onDismiss }: { licence: LicenceDetails; patient: PatientDetails; onDismiss: () => void }) {
+  const differ = licenceDifferences(licence, patient);
+  const what = licence.document === 'id_card' ? 'state ID' : 'licence';
+  return (
+    <div className={`notice notice--${differ.length > 0 ? 'warn' : 'ok'} row`} role="status" data-testid="licence-check">
+      <span>
+        {differ.length > 0
+          ? `Details on the ${what} differ: ${differ.join('; ')}. The record is not changed: if the ${what} is right, correct the patient’s details.`
+          : `The ${what} matches ${patient.first_name} ${patient.last_name}, born ${formatDob(patient.date_of_birth)}.`}
+      </span>
+      <Button size="small" onClick={onDismiss}>
+        Dismiss
+      </Button>
+    </div>
+  );
+}

@@ -31,6 +31,9 @@ import { ScreenTitle } from '../ui/screen-title';
 import { CORRECT_PATIENT, CorrectPatientForm, correctionNote } from '../ui/correct-patient';
 import { cardFormValues, type CardFormValues, type PatientFormValues } from '../intake/intake-form';
 import { ArrivedCardOffer, arrivedCardValues } from '../digital-cards/arrived-card';
+import { LicenceCheck, barcodeNotice } from '../intake/barcode-reading';
+import { useKeyboardWedge } from '../intake/keyboard-wedge';
+import type { LicenceDetails } from '../../../shared/contract';
 
 const LAST_PROVIDER_KEY = 'coverdesk.lastProviderId';
 const CHECK_LABELS = { provider_id: 'Provider', clearinghouse_entity_id: 'Payer', service_type: 'Service type', insurance_card_id: 'Card' };
@@ -208,6 +211,19 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
 
   const payerPicker = usePayerPicker(entities);
 
+  // A keyboard-wedge scan here: a licence confirms the patient (or says what differs, changing
+  // nothing); a card's barcode is for Intake, where a card is made.
+  const [scannedLicence, setScannedLicence] = useState<LicenceDetails | null>(null);
+  const [scanNote, setScanNote] = useState<string | null>(null);
+  useKeyboardWedge((text) => {
+    void bridge.barcodes.read({ text }).then((result) => {
+      if (!result.ok) return setScanNote(result.error.message);
+      const licence = result.value.kind === 'licence' ? result.value.licence : undefined;
+      setScannedLicence(licence ?? null);
+      setScanNote(licence ? null : (barcodeNotice(result.value) ?? 'That is an insurance card’s barcode: use Add a card and scan it on Intake to save it for this patient.'));
+    });
+  });
+
   if (detail.loading && !data) return <Loading label="Loading the patient…" />;
   if (!data) return <Notice tone="bad">{detail.error?.message ?? 'This patient could not be loaded.'}</Notice>;
 
@@ -253,6 +269,12 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
             {patientNote}
           </Notice>
         )
+      )}
+      {scannedLicence && <LicenceCheck licence={scannedLicence} patient={patient} onDismiss={() => setScannedLicence(null)} />}
+      {scanNote && (
+        <Notice tone="info" live>
+          {scanNote}
+        </Notice>
       )}
       <p className="print-only">
         {patientName(patient)}, born {formatDob(patient.date_of_birth)} · printed {new Date().toLocaleString('en-US')}

@@ -26,7 +26,7 @@ import { SaveQuestion } from '../intake/save-question';
 import { readingFailureSentence } from '../intake/reading-failure';
 import { saveAfterReading } from '../intake/save-after-reading';
 import { useKeyboardWedge } from '../intake/keyboard-wedge';
-import { LicenceOffer, barcodeNotice, licencePatient, readingAsFields, SOURCE_WORDS, WAITING_NOTICE, type FieldSource } from '../intake/barcode-reading';
+import { LicenceCheck, LicenceOffer, barcodeNotice, licencePatient, readingAsFields, SOURCE_WORDS, WAITING_NOTICE, type FieldSource } from '../intake/barcode-reading';
 import { ArrivedCardOffer, arrivedCardValues } from '../digital-cards/arrived-card';
 import { useBridge } from '../bridge/bridge-provider';
 import { useNavigation } from '../state/navigation';
@@ -430,6 +430,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
           </label>
         </fieldset>
         {licence && !owner && <LicenceOffer licence={licence} onUse={acceptLicence} onDecline={() => setLicence(null)} />}
+        {licence && owner && <LicenceCheck licence={licence} patient={owner} onDismiss={() => setLicence(null)} />}
         {owner ? (
           <div className="row">
             <Notice tone="ok">
