@@ -25,7 +25,7 @@ export interface BarcodeCard {
   file: string;
   bytes: Buffer;
   /** What the barcode holds (empty for a card without one) and how it was drawn and captured. */
-  truth: { kind: 'licence' | 'payer' | 'unknown' | 'none'; symbology: string; payload: string; capture: Capture; person?: LicencePerson; fields?: Record<string, string> };
+  truth: { kind: 'licence' | 'payer' | 'unknown' | 'digital_card' | 'none'; symbology: string; payload: string; capture: Capture; person?: LicencePerson; fields?: Record<string, string> };
 }
 
 async function symbol(bcid: string, text: string, scale: number): Promise<Buffer> {
@@ -45,7 +45,8 @@ async function face(lines: string[], code: { bcid: string; text: string } | null
   lines.forEach((line, i) => ctx.fillText(line, 40, 130 + i * 42));
   if (code) {
     const img = await loadImage(await symbol(code.bcid, code.text, 2));
-    const maxW = code.bcid === 'pdf417' ? CARD_W - 80 : 300;
+    // A digital card's QR holds hundreds of characters: drawn larger, as on a phone's screen.
+    const maxW = code.bcid === 'pdf417' ? CARD_W - 80 : code.text.length > 100 ? CARD_H - 100 : 300;
     const scale = Math.min(maxW / img.width, (CARD_H - 100) / img.height, code.bcid === 'pdf417' ? 10 : 6);
     const w = img.width * scale;
     const h = img.height * scale;
@@ -127,6 +128,12 @@ export async function licenceBack(r: Rng, i: number, how: Capture): Promise<Barc
   const payload = aamvaPayload(person, { version: i === 0 ? 10 : 8 });
   const png = await face(['DRIVER LICENSE  (BACK)', 'CLASS D  END NONE  REST NONE'], { bcid: 'pdf417', text: payload }, '#5b6f8f');
   return { file: `licence-${i}-${how}.jpg`, bytes: await capture(r, png, how), truth: { kind: 'licence', symbology: 'PDF417', payload, capture: how, person } };
+}
+
+/** A card (or a phone's screen) showing a QR of a digital card's `shc:/` or `shlink:/`, captured `how`. */
+export async function digitalCardQr(r: Rng, payload: string, how: Capture): Promise<BarcodeCard> {
+  const png = await face(['ACME HEALTH PLAN', 'Scan for the digital card'], { bcid: 'qrcode', text: payload }, '#2d7a4a');
+  return { file: `digital-card-${how}.jpg`, bytes: await capture(r, png, how), truth: { kind: 'digital_card', symbology: 'QRCode', payload, capture: how } };
 }
 
 export { rngFrom };

@@ -55,5 +55,27 @@ for (const viewport of VIEWPORTS) {
       await first.pressSequentially('Sam', { delay: 120 });
       await expect(first).toHaveValue('Sam');
     });
+
+    test('a keyboard-wedge scan of a licence on an existing patient’s screen says what differs and changes nothing', async ({ desk }) => {
+      const { page } = desk;
+      const licence = await licenceBack(rngFrom(7), 1, 'scan');
+      // Registered with the day of birth typed one off.
+      await desk.web.host.bridge['patients.create']({ first_name: 'Marcus', last_name: 'Lindqvist', date_of_birth: '1991-11-04' });
+      await openScreen(page, 'Eligibility');
+      const search = page.getByLabel('Find the patient', { exact: true });
+      await search.fill('marcus lindqvist');
+      await search.press('Enter');
+      const title = page.getByRole('heading', { level: 1, name: /^Eligibility — Lindqvist, Marcus/ });
+      await expect(title).toBeVisible();
+      await page.keyboard.type(`${licence.truth.payload.replaceAll('\r', '\n').replaceAll('\x1e', '')}\n`, { delay: 10 });
+      const check = page.getByTestId('licence-check');
+      await expect(check).toContainText('Details on the licence differ: date of birth 11/03/1991 (the record: 11/04/1991)');
+      await expect(check).not.toContainText('first name');
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `barcodes--licence-differs--${viewport.width}x${viewport.height}.png`) });
+      // Never changed silently: the record is as it was.
+      await expect(page.getByText('Born 11/04/1991', { exact: true })).toBeVisible();
+      await check.getByRole('button', { name: 'Dismiss' }).click();
+      await expect(check).toBeHidden();
+    });
   });
 }

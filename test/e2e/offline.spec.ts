@@ -1,39 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
 import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
 import { expect, test as base } from './fixtures';
-
-/** A real upstream (the sandbox on its own port and database) that the test can stop and start again. */
-interface Upstream {
-  url: string;
-  apiKey: string;
-  stop(): Promise<void>;
-  start(): Promise<void>;
-}
+import { withUpstream, type Upstream } from './upstream';
 
 const test = base.extend<{ upstream: Upstream }>({
-  upstream: async ({}, use) => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-upstream-'));
-    const options = { dbFile: path.join(dir, 'upstream.sqlite'), apiKey: 'sk_e2e_upstream', delayMs: 300 };
-    let sandbox: Sandbox | null = await startSandbox({ ...options, port: 0 });
-    const port = Number(new URL(sandbox.url).port);
-    const upstream: Upstream = {
-      url: sandbox.url,
-      apiKey: options.apiKey,
-      async stop() {
-        await sandbox?.close();
-        sandbox = null;
-      },
-      async start() {
-        sandbox = await startSandbox({ ...options, port });
-      },
-    };
-    await use(upstream);
-    await sandbox?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  },
+  upstream: async ({}, use) => withUpstream(use),
   hostOptions: async ({ upstream }, use) => use({ upstream: { url: upstream.url, apiKey: upstream.apiKey } }),
 });
 

@@ -4,6 +4,7 @@ import type { Db } from '../db/open-database';
 import type { Clock } from '../support/clock';
 import type { ExtractedFieldName } from '../../shared/contract';
 import type { PayerResolution } from '../../shared/payers/payer-search';
+import { notFound } from '../../shared/service-error';
 import { mapCoverage, type CoverageExtra } from './carin-coverage';
 import { DigitalCardFailure } from './digital-card-failure';
 import { DEFAULT_NETWORK_POLICY, OfflineFailure, type NetworkPolicy } from './guarded-fetch';
@@ -239,4 +240,37 @@ export function waitingLinkResult(db: Db, id: string): DigitalCardResult | null 
   const link = readWaitingLinks(db).find((entry) => entry.id === id);
   if (!link) return null;
   return (link.result as DigitalCardResult | null) ?? { kind: 'shlink', status: 'waiting', reason: link.waiting_reason, fields: {}, extra: { waiting_id: id } };
+}
+
+/** One waiting link changed by id; an id the desk never issued is refused by name, nothing written. */
+function changeWaitingLink(db: Db, id: string, change: (link: WaitingLink) => WaitingLink): WaitingLink {
+  let changed: WaitingLink | undefined;
+  updateWaitingLinks(db, (links) =>
+    links.map((entry) => {
+      if (entry.id !== id) return entry;
+      changed = change(entry);
+      return changed;
+    }),
+  );
+  if (!changed) throw notFound('waiting digital-card link', id);
+  return changed;
+}
+
+/** Intake saved the card while its link waited: the link's fields are offered for that card when they arrive. */
+export function tieWaitingLink(db: Db, id: string, cardId: string): WaitingLink {
+  return changeWaitingLink(db, id, (link) => ({ ...link, card_id: cardId }));
+}
+
+/** The desk answered the offer: never offered again. */
+export function answerWaitingLink(db: Db, id: string, answer: 'used' | 'declined'): WaitingLink {
+  return changeWaitingLink(db, id, (link) => ({ ...link, answer }));
+}
+
+/** The newest arrived, unanswered link tied to one of these cards (a patient's current card and its earlier versions). */
+export function arrivedForCards(db: Db, cardIds: readonly string[]): DigitalCardResult | null {
+  const ids = new Set(cardIds);
+  const arrived = readWaitingLinks(db)
+    .filter((link) => link.card_id !== undefined && ids.has(link.card_id) && link.result !== null && link.answer === undefined)
+    .sort((a, b) => ((a.completed_at ?? '') < (b.completed_at ?? '') ? 1 : -1));
+  return arrived[0] ? waitingLinkResult(db, arrived[0].id) : null;
 }

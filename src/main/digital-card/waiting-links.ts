@@ -22,6 +22,10 @@ export const WaitingLink = z.object({
   /** The finished read (verified, not verified or failed), once there is one. */
   result: z.record(z.string(), z.unknown()).nullable(),
   completed_at: z.string().nullable(),
+  /** The card the desk saved while the link waited: its fields are offered on that patient's screen. */
+  card_id: z.string().optional(),
+  /** What the desk said to the offer of the arrived card's fields: never offered again after. */
+  answer: z.enum(['used', 'declined']).optional(),
 });
 export type WaitingLink = z.infer<typeof WaitingLink>;
 

@@ -342,7 +342,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       ocr = await readByOcr(images, context, prepared);
     } catch (error) {
       // The barcode carried the card: the OCR's failure (a blurred photo, too little text) does not undo it.
-      if (Object.keys(barcodes.fields).length === 0) throw error;
+      // Nor does it lose a digital card that waits for the desk to be online (a phone's QR has no printed text).
+      if (Object.keys(barcodes.fields).length === 0 && !barcodes.readings.some((r) => r.status === 'waiting')) throw error;
       ocr = { fields: {}, text: '', quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }), barcodes: [] };
     }
     // A barcode's value is exact: it wins over the OCR for its field.

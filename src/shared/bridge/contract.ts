@@ -86,7 +86,7 @@ import { GfeGetInput, GfeIssueInput, GfePracticeSaved, GfeSelfPayInput, GoodFait
 import { BackupListing, BackupRestored, BackupRestoreInput, BackupSettingsUpdate, BackupStatus } from './backup-contract';
 import { EmergencyAccessGranted, RecoveryCodeInput, RecoverySheet, RecoveryStatus } from './recovery-contract';
 import { Estimate, EstimateQuery, FeeRowInput, FeeRowKey, FeeSchedule, FeeScheduleExport, FeeScheduleImported, FreshnessUpdate } from './estimate-contract';
-import { IssuerDirectoryView, IssuersImported, IssuersRefreshed, WaitingLinkInput } from './digital-card-contract';
+import { AnswerWaitingLinkInput, ArrivedCardInput, IssuerDirectoryView, IssuersImported, IssuersRefreshed, TieWaitingLinkInput, WaitingLinkInput, WaitingLinkTied } from './digital-card-contract';
 import {
   Collection,
   CollectionCreate,
@@ -246,6 +246,12 @@ export const BRIDGE_METHODS = {
    * online (a `records.changed` event for `digital_cards` with its id says when).
    */
   'digitalCards.waitingLink': { input: WaitingLinkInput, output: BarcodeReading },
+  /** The card saved while its link waited (Intake's Save): the arrived fields are offered for it. */
+  'digitalCards.tieWaitingLink': { input: TieWaitingLinkInput, output: WaitingLinkTied },
+  /** A link tied to one of these cards that has arrived and was not yet answered: its reading, else null. */
+  'digitalCards.arrivedForCards': { input: ArrivedCardInput, output: BarcodeReading.nullable() },
+  /** "Use its details?" answered: used (a corrected card was saved) or declined; not offered again. */
+  'digitalCards.answerWaitingLink': { input: AnswerWaitingLinkInput, output: WaitingLinkTied },
   // Good Faith Estimates for self-pay visits (gfe-contract.ts): due on the worklist, issued once, printed.
   'gfe.markSelfPay': { input: GfeSelfPayInput, output: GoodFaithEstimate },
   'gfe.issue': { input: GfeIssueInput, output: GoodFaithEstimate },

@@ -72,4 +72,17 @@ export const IssuersRefreshed = z.object({
 export type IssuersRefreshed = z.infer<typeof IssuersRefreshed>;
 
 /** A SMART Health Link read offline: asked for by the id its `waiting` reading carried. */
-export const WaitingLinkInput = z.strictObject({ id: z.string().min(1, 'must name the waiting link (the reading\'s waiting_id)').max(100) });
+const WaitingLinkId = z.string().min(1, 'must name the waiting link (the reading\'s waiting_id)').max(100);
+export const WaitingLinkInput = z.strictObject({ id: WaitingLinkId });
+
+/** The card saved while its link waited: the arrived fields are offered for that card. */
+export const TieWaitingLinkInput = z.strictObject({ id: WaitingLinkId, card_id: z.string().min(1, 'must name the saved card').max(100) });
+
+/** The cards of one patient's screen (the current one and earlier versions): a link tied to any of them. */
+export const ArrivedCardInput = z.strictObject({ card_ids: z.array(z.string().min(1).max(100)).max(200, 'must list at most 200 cards') });
+
+/** The desk's answer to "The digital card arrived: use its details?" */
+export const AnswerWaitingLinkInput = z.strictObject({ id: WaitingLinkId, answer: z.enum(['used', 'declined'], { message: 'must be used or declined' }) });
+
+export const WaitingLinkTied = z.object({ id: z.string(), card_id: z.string().optional(), answer: z.enum(['used', 'declined']).optional() });
+export type WaitingLinkTied = z.infer<typeof WaitingLinkTied>;

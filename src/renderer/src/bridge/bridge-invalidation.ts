@@ -74,6 +74,8 @@ export const EVENT_REFRESHES: readonly AnyRefresh[] = [
   { event: 'sync.status', method: 'desk.today', delayMs: 1000 },
   { event: 'records.changed', method: 'desk.patient', delayMs: 150, touches: mayBeTheirs },
   { event: 'sync.status', method: 'desk.patient', delayMs: 500, touches: (status, query, previous) => movedOn(status, previous) && travelling(query) },
+  // A SMART Health Link that completed: its fields are offered on the patient's screen.
+  { event: 'records.changed', method: 'digitalCards.arrivedForCards', delayMs: 150, touches: (change) => change.collection === 'digital_cards' },
   { event: 'records.changed', method: 'inbox.list', delayMs: 400, touches: (change) => SCANNED.includes(change.collection) },
   { event: 'records.changed', method: 'sync.list', delayMs: 300, touches: (change) => OUTBOX.includes(change.collection) },
   { event: 'sync.status', method: 'sync.list', delayMs: 500 },

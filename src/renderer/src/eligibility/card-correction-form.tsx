@@ -18,17 +18,19 @@ interface CardCorrectionFormProps {
   patientId: string;
   onSaved(card: InsuranceCard): void;
   onCancel(): void;
+  /** Values typed over the card's to start with (a digital card that arrived), with why. */
+  initial?: { values: CardFormValues; note: string };
 }
 
 /**
  * A saved card's fields opened for fixing, beside its photos. Saving makes a new card with
  * the same photos (the contract has no update): the old one is kept as an earlier version.
  */
-export function CardCorrectionForm({ card, patientId, onSaved, onCancel }: CardCorrectionFormProps) {
+export function CardCorrectionForm({ card, patientId, onSaved, onCancel, initial }: CardCorrectionFormProps) {
   const bridge = useBridge();
   const { entities } = useReferenceData();
   const original = cardFormValues(card);
-  const [values, setValues] = useState<CardFormValues>(original);
+  const [values, setValues] = useState<CardFormValues>(initial?.values ?? original);
   const [errors, setErrors] = useState<FieldMessages>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -80,7 +82,7 @@ export function CardCorrectionForm({ card, patientId, onSaved, onCancel }: CardC
         <h2 id="correct-card-title" ref={titleRef} tabIndex={-1}>
           Correct this card
         </h2>
-        <p className="muted">Type over what is wrong. Saving keeps this card as an earlier version and makes the corrected one the card used for checks.</p>
+        <p className="muted">{initial ? `${initial.note} ` : ''}Type over what is wrong. Saving keeps this card as an earlier version and makes the corrected one the card used for checks.</p>
       </div>
       <div className="intake-card">
         <div className="stack">

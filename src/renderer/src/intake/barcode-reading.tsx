@@ -11,12 +11,15 @@ export const SOURCE_WORDS: Record<FieldSource, string> = {
   digital_card: 'From the digital card.',
 };
 
+export const WAITING_NOTICE = 'Waiting for the digital card: completes when the desk is back online. You can save the card with what you have: its details are offered when it arrives.';
+
 /** What the desk is told about a barcode read, or null when the fields or the offer say it all. */
 export function barcodeNotice(reading: BarcodeReading): string | null {
   if (reading.status === 'invalid' || reading.status === 'failed') return `The barcode could not be used: ${reading.reason ?? 'it could not be read'} Nothing was filled from it.`;
   if (reading.kind === 'unknown') return 'A barcode of no layout Coverdesk knows was read: it is kept as it is, and nothing was filled from it.';
   if (reading.kind === 'digital_card' && reading.status === 'not_verified') return `The digital card is not verified${reading.reason ? `: ${reading.reason}` : ''}. Check its values against the card before saving.`;
-  if (reading.kind === 'digital_card' && reading.status === 'waiting') return 'Waiting for the digital card: it completes when the desk is back online.';
+  // A link with its id: Intake shows that it waits for as long as it does (WAITING_NOTICE).
+  if (reading.kind === 'digital_card' && reading.status === 'waiting') return reading.waiting_id ? null : (reading.reason ?? WAITING_NOTICE);
   return null;
 }
 
@@ -57,6 +60,38 @@ export function LicenceOffer({ licence, onUse, onDecline }: { licence: LicenceDe
           No, not this patient
         </Button>
       </div>
+    </div>
+  );
+}
+
+type PatientDetails = { first_name: string; last_name: string; date_of_birth: string };
+
+const sameName = (a: string, b: string) => a.normalize('NFKD').replace(/[^\p{L}]/gu, '').toLowerCase() === b.normalize('NFKD').replace(/[^\p{L}]/gu, '').toLowerCase();
+
+/** Where a licence and the patient's record disagree (name, date of birth), in words; empty when they agree. */
+export function licenceDifferences(licence: LicenceDetails, patient: PatientDetails): string[] {
+  const read = licencePatient(licence);
+  const differ: string[] = [];
+  if (!sameName(read.first_name, patient.first_name)) differ.push(`first name ${read.first_name} (the record: ${patient.first_name})`);
+  if (!sameName(read.last_name, patient.last_name)) differ.push(`last name ${read.last_name} (the record: ${patient.last_name})`);
+  if (licence.date_of_birth !== patient.date_of_birth) differ.push(`date of birth ${read.date_of_birth} (the record: ${formatDob(patient.date_of_birth)})`);
+  return differ;
+}
+
+/** A licence scanned for a patient already chosen: confirms them, or says what differs. The record is never changed by it. */
+export function LicenceCheck({ licence, patient, onDismiss }: { licence: LicenceDetails; patient: PatientDetails; onDismiss: () => void }) {
+  const differ = licenceDifferences(licence, patient);
+  const what = licence.document === 'id_card' ? 'state ID' : 'licence';
+  return (
+    <div className={`notice notice--${differ.length > 0 ? 'warn' : 'ok'} row`} role="status" data-testid="licence-check">
+      <span>
+        {differ.length > 0
+          ? `Details on the ${what} differ: ${differ.join('; ')}. The record is not changed: if the ${what} is right, correct the patient’s details.`
+          : `The ${what} matches ${patient.first_name} ${patient.last_name}, born ${formatDob(patient.date_of_birth)}.`}
+      </span>
+      <Button size="small" onClick={onDismiss}>
+        Dismiss
+      </Button>
     </div>
   );
 }

@@ -31,6 +31,8 @@ export interface IntakeDraft {
   reading: Reading;
   /** The member name offered as the patient's and declined: asked once per name. */
   declinedName: string | null;
+  /** A SMART Health Link read offline (its `waiting_id`): tied to the card when saved, offered here if it arrives first. */
+  waitingLink: string | null;
 }
 
 export function emptyDraft(mode: IntakeDraft['mode'] = 'new'): IntakeDraft {
@@ -49,6 +51,7 @@ export function emptyDraft(mode: IntakeDraft['mode'] = 'new'): IntakeDraft {
     missing: new Set(),
     reading: { state: 'idle' },
     declinedName: null,
+    waitingLink: null,
   };
 }
 
@@ -58,7 +61,7 @@ export function emptyDraft(mode: IntakeDraft['mode'] = 'new'): IntakeDraft {
  * else is not kept: the next intake starts with no one chosen (issue 26, item 6).
  */
 export function draftHasContent(draft: IntakeDraft): boolean {
-  if (draft.front || draft.back || draft.inboxItem || draft.created) return true;
+  if (draft.front || draft.back || draft.inboxItem || draft.created || draft.waitingLink) return true;
   if (draft.card.payer_id || CARD_TEXT_FIELDS.some((field) => draft.card[field].trim())) return true;
   return draft.mode === 'new' && Object.values(draft.patient).some((value) => value.trim());
 }

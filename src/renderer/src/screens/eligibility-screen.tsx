@@ -29,7 +29,11 @@ import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { PatientPickerScreen } from '../ui/patient-picker-screen';
 import { ScreenTitle } from '../ui/screen-title';
 import { CORRECT_PATIENT, CorrectPatientForm, correctionNote } from '../ui/correct-patient';
-import type { PatientFormValues } from '../intake/intake-form';
+import { cardFormValues, type CardFormValues, type PatientFormValues } from '../intake/intake-form';
+import { ArrivedCardOffer, arrivedCardValues } from '../digital-cards/arrived-card';
+import { LicenceCheck, barcodeNotice } from '../intake/barcode-reading';
+import { useKeyboardWedge } from '../intake/keyboard-wedge';
+import type { LicenceDetails } from '../../../shared/contract';
 
 const LAST_PROVIDER_KEY = 'coverdesk.lastProviderId';
 const CHECK_LABELS = { provider_id: 'Provider', clearinghouse_entity_id: 'Payer', service_type: 'Service type', insurance_card_id: 'Card' };
@@ -101,6 +105,17 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
   const card = (cardId ? data?.cards.find((c) => c.id === cardId) : undefined) ?? versions.current;
   const [correcting, setCorrecting] = useState(false);
   const [correctedNote, setCorrectedNote] = useState<string | null>(null);
+
+  // A digital card that was waiting when the card was saved, and has arrived: offered as a
+  // correction of the current card (cards are create-only), never written into the stored one.
+  const arrivedQuery = useBridgeQuery('digitalCards.arrivedForCards', data ? { card_ids: data.cards.map((c) => c.id) } : null);
+  const arrivedReading = arrivedQuery.data;
+  const arrived = arrivedReading?.waiting_id && versions.current ? arrivedCardValues(cardFormValues(versions.current), arrivedReading, entities) : null;
+  const [correctFrom, setCorrectFrom] = useState<{ waitingId: string; values: CardFormValues } | null>(null);
+  const answerArrived = async (id: string, answer: 'used' | 'declined') => {
+    await bridge.digitalCards.answerWaitingLink({ id, answer });
+    arrivedQuery.reload();
+  };
 
   // Defaults: the card's payer, the practice's default provider (else the last one used).
   const cardPayerId = card?.insurance_carrier_ids[0];
@@ -196,6 +211,19 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
 
   const payerPicker = usePayerPicker(entities);
 
+  // A keyboard-wedge scan here: a licence confirms the patient (or says what differs, changing
+  // nothing); a card's barcode is for Intake, where a card is made.
+  const [scannedLicence, setScannedLicence] = useState<LicenceDetails | null>(null);
+  const [scanNote, setScanNote] = useState<string | null>(null);
+  useKeyboardWedge((text) => {
+    void bridge.barcodes.read({ text }).then((result) => {
+      if (!result.ok) return setScanNote(result.error.message);
+      const licence = result.value.kind === 'licence' ? result.value.licence : undefined;
+      setScannedLicence(licence ?? null);
+      setScanNote(licence ? null : (barcodeNotice(result.value) ?? 'That is an insurance card’s barcode: use Add a card and scan it on Intake to save it for this patient.'));
+    });
+  });
+
   if (detail.loading && !data) return <Loading label="Loading the patient…" />;
   if (!data) return <Notice tone="bad">{detail.error?.message ?? 'This patient could not be loaded.'}</Notice>;
 
@@ -242,6 +270,12 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
           </Notice>
         )
       )}
+      {scannedLicence && <LicenceCheck licence={scannedLicence} patient={patient} onDismiss={() => setScannedLicence(null)} />}
+      {scanNote && (
+        <Notice tone="info" live>
+          {scanNote}
+        </Notice>
+      )}
       <p className="print-only">
         {patientName(patient)}, born {formatDob(patient.date_of_birth)} · printed {new Date().toLocaleString('en-US')}
       </p>
@@ -251,15 +285,33 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
           {correctedNote}
         </Notice>
       )}
+      {arrivedReading?.waiting_id && arrived && versions.current && !correcting && (
+        <ArrivedCardOffer
+          reading={arrivedReading}
+          arrived={arrived}
+          payerName={(id) => payerName(id) ?? id}
+          onUse={() => {
+            setCardId(versions.current?.id);
+            setCorrectedNote(null);
+            setCorrectFrom({ waitingId: arrivedReading.waiting_id!, values: arrived.values });
+            setCorrecting(true);
+          }}
+          onDecline={() => void answerArrived(arrivedReading.waiting_id!, 'declined')}
+        />
+      )}
       {correcting && card ? (
         <CardCorrectionForm
           card={card}
           patientId={patientId}
+          {...(correctFrom ? { initial: { values: correctFrom.values, note: 'The digital card’s details are typed in: check them, then save.' } } : {})}
           onCancel={() => {
+            setCorrectFrom(null);
             setCorrecting(false);
             requestAnimationFrame(() => document.getElementById('correct-card-open')?.focus());
           }}
           onSaved={(created) => {
+            if (correctFrom) void answerArrived(correctFrom.waitingId, 'used');
+            setCorrectFrom(null);
             setCardId(created.id);
             setCorrecting(false);
             setCorrectedNote('Saved the corrected card: it is the one used for checks now. The card as it was is kept, listed as an earlier version.');

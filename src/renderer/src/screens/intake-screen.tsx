@@ -26,7 +26,8 @@ import { SaveQuestion } from '../intake/save-question';
 import { readingFailureSentence } from '../intake/reading-failure';
 import { saveAfterReading } from '../intake/save-after-reading';
 import { useKeyboardWedge } from '../intake/keyboard-wedge';
-import { LicenceOffer, barcodeNotice, licencePatient, readingAsFields, SOURCE_WORDS, type FieldSource } from '../intake/barcode-reading';
+import { LicenceCheck, LicenceOffer, barcodeNotice, licencePatient, readingAsFields, SOURCE_WORDS, WAITING_NOTICE, type FieldSource } from '../intake/barcode-reading';
+import { ArrivedCardOffer, arrivedCardValues } from '../digital-cards/arrived-card';
 import { useBridge } from '../bridge/bridge-provider';
 import { useNavigation } from '../state/navigation';
 import { useReferenceData } from '../state/reference-data';
@@ -89,6 +90,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   const backBusy = useCallback((busy: boolean) => setUploading((u) => (u.back === busy ? u : { ...u, back: busy })), []);
   // The member name offered as the patient's, once per name: declining is remembered.
   const [declinedName, setDeclinedName] = useDraftField(store, 'declinedName');
+  const [waitingLink, setWaitingLink] = useDraftField(store, 'waitingLink');
   const [formError, setFormError] = useState<string | null>(null);
   const [question, setQuestion] = useState<SaveAsk | null>(null);
 
@@ -161,7 +163,8 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         for (const b of result.value.barcodes) takeBarcode.current(b);
         setReading({ state: 'failed', key, message: 'That photo is a driver’s licence or ID: its details are offered above. Photograph the insurance card for the card’s fields.' });
       } else {
-        for (const b of result.value.barcodes ?? []) if (b.kind !== 'payer' && b.kind !== 'digital_card') takeBarcode.current(b);
+        // A digital card's fields are in the reading already; a link that waits is still to be kept.
+        for (const b of result.value.barcodes ?? []) if ((b.kind !== 'payer' && b.kind !== 'digital_card') || b.waiting_id) takeBarcode.current(b);
         setReading({ state: 'done', key, ...applyLatest.current(result.value.fields) });
       }
     });
@@ -174,6 +177,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   const takeBarcodeNow = (reading: BarcodeReading) => {
     setScanNotice(barcodeNotice(reading));
     if (reading.kind === 'licence' && reading.licence) setLicence(reading.licence);
+    if (reading.status === 'waiting' && reading.waiting_id) setWaitingLink(reading.waiting_id);
     const fields = readingAsFields(reading);
     if (fields) setReading({ state: 'done', key: `scan:${Date.now()}`, ...applyExtraction(fields) });
   };
@@ -182,6 +186,39 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
   useKeyboardWedge((text) => {
     void bridge.barcodes.read({ text }).then((result) => (result.ok ? takeBarcode.current(result.value) : setScanNotice(result.error.message)));
   });
+
+  // The waiting link arriving while the draft is open: its fields are offered here, not filled.
+  const [arrivedReading, setArrivedReading] = useState<BarcodeReading | null>(null);
+  useEffect(() => {
+    setArrivedReading(null);
+    if (!waitingLink) return;
+    let current = true;
+    const look = () =>
+      void bridge.digitalCards.waitingLink({ id: waitingLink }).then((result) => {
+        if (current && result.ok && result.value.status !== 'waiting') setArrivedReading(result.value);
+      });
+    // Arrived while the desk was on another screen, or arriving now.
+    look();
+    const stop = bridge.on('records.changed', (change) => change.collection === 'digital_cards' && change.id === waitingLink && look());
+    return () => {
+      current = false;
+      stop();
+    };
+  }, [bridge, waitingLink]);
+  const arrived = arrivedReading ? arrivedCardValues(card, arrivedReading, entityList) : null;
+  const answerArrived = (answer: 'used' | 'declined') => {
+    if (!waitingLink) return;
+    if (answer === 'used' && arrived) {
+      setCard(arrived.values);
+      setSources((before) => ({ ...before, ...Object.fromEntries(arrived.changed.map((field) => [field, 'digital_card' as const])) }));
+      const without = (set: Set<CardFormField>) => new Set([...set].filter((field) => !arrived.changed.includes(field)));
+      setReview(without);
+      setMissing(without);
+    }
+    void bridge.digitalCards.answerWaitingLink({ id: waitingLink, answer });
+    setWaitingLink(null);
+  };
+
   const acceptLicence = () => {
     if (!licence) return;
     setMode('new');
@@ -320,6 +357,8 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         return;
       }
       if (inboxItem) await bridge.inbox.resolve({ id: inboxItem.id, state: 'used', insurance_card_id: result.value.id });
+      // Saved with what the desk had: the digital card's fields are offered on the patient's screen when it arrives.
+      if (waitingLink) await bridge.digitalCards.tieWaitingLink({ id: waitingLink, card_id: result.value.id });
       // Saved: the next intake starts empty, with no patient chosen.
       store.setDraft(emptyDraft());
       navigate({ screen: 'eligibility', patientId: owner.id, cardId: result.value.id });
@@ -391,6 +430,7 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
           </label>
         </fieldset>
         {licence && !owner && <LicenceOffer licence={licence} onUse={acceptLicence} onDecline={() => setLicence(null)} />}
+        {licence && owner && <LicenceCheck licence={licence} patient={owner} onDismiss={() => setLicence(null)} />}
         {owner ? (
           <div className="row">
             <Notice tone="ok">
@@ -463,6 +503,19 @@ export function IntakeScreen({ patientId }: { patientId?: string }) {
         <Panel title="Card details" titleId="intake-card" className="intake-card__fields">
           {/* Next to the fields it fills: where the eye already is. */}
           {reading.state === 'reading' && <Loading label="Reading the card…" />}
+          {waitingLink && arrivedReading && arrived ? (
+            <ArrivedCardOffer reading={arrivedReading} arrived={arrived} payerName={(id) => entityList.find((e) => e.id === id)?.name ?? id} onUse={() => answerArrived('used')} onDecline={() => answerArrived('declined')} />
+          ) : waitingLink && arrivedReading ? (
+            <Notice tone="warn" live>
+              The digital card could not be read{arrivedReading.reason ? `: ${arrivedReading.reason}` : '.'} Save the card with what you have.
+            </Notice>
+          ) : (
+            waitingLink && (
+              <Notice tone="info" live>
+                <span data-testid="digital-card-waiting">{WAITING_NOTICE}</span>
+              </Notice>
+            )
+          )}
           {/* The marks as they are now: each field checked takes one off the count. */}
           {reading.state === 'done' && (
             <Notice tone={review.size > 0 || missing.size > 0 ? 'warn' : 'ok'} live>

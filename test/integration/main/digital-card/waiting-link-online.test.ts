@@ -59,6 +59,39 @@ describe('a SMART Health Link taken offline', () => {
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /manifest', 'GET /files/card']);
   });
 
+  it('a card saved while its link waited is offered the arrived fields once, until the desk answers', async () => {
+    const { fx, server, port } = await offlineDesk();
+    const bridge = fx.host.bridge;
+    const reading = await bridge['barcodes.read']({ text: shlinkPayload({ url: `${server.origin}/manifest`, key }) });
+    const id = reading.waiting_id!;
+    const patient = await bridge['patients.create']({ first_name: 'Ada', last_name: 'Stone', date_of_birth: '1980-04-02' });
+    const card = await bridge['cards.create']({ patient_id: patient.id, member_id: 'TYPED-1' });
+    expect(await bridge['digitalCards.tieWaitingLink']({ id, card_id: card.id })).toEqual({ id, card_id: card.id });
+    // Still waiting: nothing to offer yet.
+    expect(await bridge['digitalCards.arrivedForCards']({ card_ids: [card.id] })).toBeNull();
+
+    closables.push(await startUpstream(port));
+    await waitFor('the link to complete', async () => (await bridge['digitalCards.waitingLink']({ id })).status !== 'waiting');
+    expect(await bridge['digitalCards.arrivedForCards']({ card_ids: ['crd_other'] })).toBeNull();
+    expect(await bridge['digitalCards.arrivedForCards']({ card_ids: [card.id] })).toMatchObject({ status: 'verified', waiting_id: id, fields: { member_id: '102345672-02' } });
+    // The stored card is not touched: the fields are only offered.
+    expect((await bridge['cards.get']({ id: card.id })).member_id).toBe('TYPED-1');
+
+    expect(await bridge['digitalCards.answerWaitingLink']({ id, answer: 'declined' })).toEqual({ id, card_id: card.id, answer: 'declined' });
+    expect(await bridge['digitalCards.arrivedForCards']({ card_ids: [card.id] })).toBeNull();
+  });
+
+  it('tying to a card or a link that does not exist is refused by name, and nothing is written', async () => {
+    const { fx, server } = await offlineDesk();
+    const bridge = fx.host.bridge;
+    const { waiting_id: id } = await bridge['barcodes.read']({ text: shlinkPayload({ url: `${server.origin}/manifest`, key }) });
+    await expect(bridge['digitalCards.tieWaitingLink']({ id: id!, card_id: 'crd_nobody' })).rejects.toMatchObject({ code: 'resource_not_found', message: expect.stringContaining('crd_nobody') });
+    const patient = await bridge['patients.create']({ first_name: 'Ada', last_name: 'Stone', date_of_birth: '1980-04-02' });
+    const card = await bridge['cards.create']({ patient_id: patient.id, member_id: 'TYPED-1' });
+    await expect(bridge['digitalCards.tieWaitingLink']({ id: 'shl_unknown', card_id: card.id })).rejects.toMatchObject({ code: 'resource_not_found', message: expect.stringContaining('shl_unknown') });
+    await expect(bridge['digitalCards.answerWaitingLink']({ id: 'shl_unknown', answer: 'used' })).rejects.toMatchObject({ code: 'resource_not_found' });
+  });
+
   it('an id the desk never issued is refused by name', async () => {
     const { fx } = await offlineDesk();
     await expect(fx.host.bridge['digitalCards.waitingLink']({ id: 'shl_unknown' })).rejects.toMatchObject({ code: 'resource_not_found', message: 'No waiting digital-card link with id shl_unknown exists.' });

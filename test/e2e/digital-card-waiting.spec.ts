@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { DEFAULT_NETWORK_POLICY } from '@src/main/digital-card/guarded-fetch';
+import { carinBundle, encryptJwe, issuersFile, repoTestIssuer, shlinkPayload } from '@test/support/digital-card-issuer';
+import { startShlinkServer, type ShlinkServer } from '@test/support/shlink-server';
+import type { Page } from '@playwright/test';
+import { digitalCardQr, rngFrom } from '../../scripts/generate-barcode-cards';
+import { chooseFront, fillNewPatient, memberIdField, openScreen, saveReadCard } from './desk-actions';
+import { expect, test as base } from './fixtures';
+import { withUpstream, type Upstream } from './upstream';
+
+// Issue 27, item 3: a SMART Health Link scanned while the desk is offline waits; the card is
+// saved with what the desk has; when the sandbox comes back the link completes and its fields
+// are offered (on the patient's screen, or on Intake while the draft is open), never filled silently.
+
+const key = randomBytes(32);
+const issuer = repoTestIssuer();
+
+const test = base.extend<{ upstream: Upstream; shlinks: ShlinkServer }>({
+  upstream: async ({}, use) => withUpstream(use),
+  shlinks: async ({}, use) => {
+    const server = await startShlinkServer();
+    server.files.set('/files/card', encryptJwe(JSON.stringify({ verifiableCredential: [issuer.card(carinBundle())] }), key));
+    server.manifest.files = [{ contentType: 'application/smart-health-card', location: `${server.origin}/files/card` }];
+    await use(server);
+    await server.close();
+  },
+  // The link server is plain http on 127.0.0.1: reached only through the test allowance the integration tests use.
+  hostOptions: async ({ upstream, shlinks }, use) =>
+    use({ upstream: { url: upstream.url, apiKey: upstream.apiKey }, digitalCardNetwork: { ...DEFAULT_NETWORK_POLICY, allowOrigin: shlinks.origin } }),
+});
+
+const VIEWPORTS = [
+  { width: 1366, height: 820 },
+  { width: 1024, height: 768 },
+];
+
+/** Offline, on Intake with a new patient typed, a photo of the link's QR (a phone on the desk): it waits. */
+async function scanOffline(page: Page, upstream: Upstream, shlinks: ShlinkServer): Promise<void> {
+  await upstream.stop();
+  await expect(page.getByRole('status').filter({ hasText: 'Offline.' })).toBeVisible({ timeout: 20_000 });
+  await openScreen(page, 'Intake');
+  await fillNewPatient(page, { first: 'Ada', last: 'Stone', dob: '04/02/1980' });
+  const qr = await digitalCardQr(rngFrom(5), shlinkPayload({ url: `${shlinks.origin}/manifest`, key, label: 'Insurance card' }), 'scan');
+  await chooseFront(page, { name: qr.file, mimeType: 'image/jpeg', buffer: qr.bytes });
+  await expect(page.getByTestId('digital-card-waiting')).toHaveText(/^Waiting for the digital card: completes when the desk is back online\./, { timeout: 30_000 });
+  expect(shlinks.requests).toEqual([]);
+}
+
+for (const viewport of VIEWPORTS) {
+  test.describe(`at ${viewport.width}x${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('saved while waiting, the arrived card is offered on the patient’s screen and accepted as a corrected card', async ({ desk, upstream, shlinks }) => {
+      const { page } = desk;
+      await desk.web.host.bridge['digitalCards.importIssuers']({ text: issuersFile([issuer]) });
+      await scanOffline(page, upstream, shlinks);
+      await desk.shot(`waiting-${viewport.width}`);
+      await memberIdField(page).fill('TYPED-1');
+      await saveReadCard(page);
+      await expect(page.getByText('Card:', { exact: true }).locator('..')).toContainText('TYPED-1');
+
+      await upstream.start();
+      const offer = page.getByTestId('arrived-card-offer');
+      await expect(offer).toBeVisible({ timeout: 30_000 });
+      await expect(offer).toContainText('The digital card arrived: use its details?');
+      await expect(offer).toContainText('It is verified.');
+      await expect(offer).toContainText('Member id: 102345672-02');
+      // Offered, not written: the stored card is still what the desk typed.
+      await expect(page.getByText('Card:', { exact: true }).locator('..')).toContainText('TYPED-1');
+      await desk.shot(`arrived-offer-${viewport.width}`);
+
+      await offer.getByRole('button', { name: 'Use its details' }).click();
+      const form = page.getByTestId('card-correction');
+      await expect(form.getByLabel('Member id', { exact: true })).toHaveValue('102345672-02');
+      await form.getByRole('button', { name: 'Save the corrected card' }).click();
+      await expect(page.getByText('Saved the corrected card')).toBeVisible();
+      await expect(offer).toBeHidden();
+      await expect(page.getByLabel('Card', { exact: true })).toContainText('102345672-02');
+    });
+
+    test('arriving while the draft is open, it is offered on Intake and fills the form only when accepted', async ({ desk, upstream, shlinks }) => {
+      const { page } = desk;
+      await desk.web.host.bridge['digitalCards.importIssuers']({ text: issuersFile([issuer]) });
+      await scanOffline(page, upstream, shlinks);
+      await upstream.start();
+      const offer = page.getByTestId('arrived-card-offer');
+      await expect(offer).toBeVisible({ timeout: 30_000 });
+      await expect(offer).toContainText('Member id: 102345672-02');
+      await expect(memberIdField(page)).toHaveValue('');
+      await desk.shot(`intake-arrived-${viewport.width}`);
+      await offer.getByRole('button', { name: 'Use its details' }).click();
+      await expect(memberIdField(page)).toHaveValue('102345672-02');
+      await expect(page.getByText('From the digital card.').first()).toBeVisible();
+      await expect(offer).toBeHidden();
+    });
+  });
+}
