@@ -13,6 +13,9 @@ export const OPEN_WHILE_LOCKED: readonly BridgeMethod[] = [
   'lock.unlockWithSystem',
   'sync.status',
   'idleLock.get',
+  // A desk with the old single PIN makes its first manager from the lock screen (proving that PIN).
+  'staff.session',
+  'staff.setup',
 ];
 
 /** Any map of bridge handlers; typed here, not imported from bridge/, so security/ stays below bridge/. */
