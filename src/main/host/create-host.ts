@@ -51,7 +51,7 @@ import { checkDatabaseAtStart, damagedMessage, recordsWithoutRow, recoverInto, t
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { finishInterruptedRestore } from '../backup/desk-restore';
 import { createBackupComponent } from '../backup/backup-component';
-import { coverdeskVersion } from '../backup/desk-backup';
+import { coverdeskVersion, deskIdentity } from '../backup/desk-backup';
 import { backupHandlers } from '../bridge/backup-handlers';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
@@ -65,6 +65,7 @@ import { syncHandlers } from '../bridge/sync-handlers';
 import { withWorkstationLock } from '../security/locked-bridge';
 import { withStaffRoles } from '../security/role-guard';
 import { createStaffAccounts, type StaffAccounts } from '../security/staff-accounts';
+import { createStaffFile } from '../security/staff-file';
 import { createWorkstationLock, type PinPolicy, type SystemUnlock, type WorkstationLock } from '../security/workstation-lock';
 import { createFileSecretStore, type SecretStore } from '../settings/secret-store';
 import { createSettingsStore } from '../settings/settings-store';
@@ -398,7 +399,8 @@ export function createHost(options: HostOptions): Host {
     patientCorrectionHandlers({ db, clock, ids, audit, photoUrl, onChange: (change) => events.emit('records.changed', change) }),
     auditHandlers({ audit, db, clock }),
     lockHandlers({ lock }),
-    staffHandlers({ staff: staffAccounts, lock }),
+    // The practice id a backup carries is the one a staff file carries (made once per data folder).
+    staffHandlers({ staff: staffAccounts, lock, staffFile: createStaffFile({ db, audit, practiceId: () => deskIdentity(database.sqlite).practice_id }) }),
     noticeHandlers({ notifier: options.notifier, events }),
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner, estimates: estimateDeps }),

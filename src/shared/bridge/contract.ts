@@ -65,7 +65,18 @@ import {
   SessionLocked,
   AuditVerification,
 } from './security-contract';
-import { StaffAddInput, StaffMember, StaffSession, StaffSetupInput, StaffSignInInput, StaffUpdateInput } from './staff-contract';
+import {
+  StaffAddInput,
+  StaffFile,
+  StaffFileExportInput,
+  StaffFileImported,
+  StaffFileImportInput,
+  StaffMember,
+  StaffSession,
+  StaffSetupInput,
+  StaffSignInInput,
+  StaffUpdateInput,
+} from './staff-contract';
 import {
   Appointment,
   AppointmentCreate,
@@ -216,6 +227,8 @@ export const BRIDGE_METHODS = {
   'staff.list': { input: z.strictObject({}), output: z.array(StaffMember) },
   'staff.add': { input: StaffAddInput, output: StaffMember },
   'staff.update': { input: StaffUpdateInput, output: StaffMember },
+  'staff.exportFile': { input: StaffFileExportInput, output: StaffFile },
+  'staff.importFile': { input: StaffFileImportInput, output: StaffFileImported },
   // A check answered while the desk looks elsewhere: the OS notification where there is one.
   'notices.show': { input: NoticeInput, output: NoticeShown },
 

@@ -82,6 +82,8 @@ export const METHOD_ROLES: Record<BridgeMethod, MethodRole> = {
   'staff.list': 'manager',
   'staff.add': 'manager',
   'staff.update': 'manager',
+  'staff.exportFile': 'manager',
+  'staff.importFile': 'manager',
   'notices.show': 'front_desk',
   'appointments.list': 'front_desk',
   'appointments.create': 'front_desk',

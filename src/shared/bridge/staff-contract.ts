@@ -65,3 +65,16 @@ export const StaffUpdateInput = z.strictObject({
   role: StaffRole.optional(),
   disabled: z.boolean().optional(),
 });
+
+/**
+ * The staff file (issue 28, item 7): the list (names, roles, PIN hashes) carried to the
+ * practice's other desks, encrypted and sealed with a passphrase the manager types on both
+ * desks, the practice id inside. Another practice's file, a tampered one or a wrong
+ * passphrase is refused and nothing changes.
+ */
+export const StaffFilePassphrase = z.string().min(10, 'must be at least 10 characters').max(200, 'must be at most 200 characters');
+export const StaffFileExportInput = z.strictObject({ passphrase: StaffFilePassphrase });
+export const StaffFile = z.object({ filename: z.string(), data_base64: z.string() });
+export type StaffFile = z.infer<typeof StaffFile>;
+export const StaffFileImportInput = z.strictObject({ passphrase: z.string().max(200), data_base64: z.base64() });
+export const StaffFileImported = z.object({ added: z.number().int().min(0), updated: z.number().int().min(0) });
