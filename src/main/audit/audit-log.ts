@@ -37,7 +37,9 @@ export function workstationUser(): string {
  * local API, batch, sync), so every entry is chained the same way. `key` is the chain's key
  * (`auditChainKey` of the database key).
  */
-export function createAuditLog(deps: { db: Db; clock: Clock; actor: string; key: Buffer }): AuditLog {
+export function createAuditLog(deps: { db: Db; clock: Clock; actor: string | (() => string); key: Buffer }): AuditLog {
+  // A function when the actor changes (the signed-in person, issue 28); read at each entry.
+  const ownActor = typeof deps.actor === 'string' ? () => deps.actor as string : deps.actor;
   const sqlite = deps.db.$client;
   const insert = sqlite.prepare('INSERT INTO audit_log (seq, at, actor, action, record_id, hash) VALUES (?, ?, ?, ?, ?, ?)');
   const page = sqlite.prepare('SELECT seq, at, actor, action, record_id FROM audit_log WHERE seq < ? ORDER BY seq DESC LIMIT ?');
@@ -55,7 +57,7 @@ export function createAuditLog(deps: { db: Db; clock: Clock; actor: string; key:
   return {
     append(action, recordId, actor) {
       const id = parseOrThrow(AuditRecordId, recordId);
-      const entry = { seq: 0, at: toTimestamp(deps.clock.now()), actor: actor ?? currentActor() ?? deps.actor, action, record_id: id };
+      const entry = { seq: 0, at: toTimestamp(deps.clock.now()), actor: actor ?? currentActor() ?? ownActor(), action, record_id: id };
       return sqlite.inTransaction ? write(entry) : writeAlone(entry);
     },
     list({ limit, before }) {

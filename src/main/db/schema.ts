@@ -1,4 +1,5 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { sql } from 'drizzle-orm';
 import type {
   Benefit,
   CardSource,
@@ -220,6 +221,27 @@ export const settings = sqliteTable('settings', {
   key: text('key').primaryKey(),
   value: text('value', { mode: 'json' }).notNull(),
 });
+
+/**
+ * The people who work at this desk (issue 28): each signs in with their own PIN or passphrase,
+ * so the audit names a person, not the workstation's OS account. Never deleted (the audit keeps
+ * naming them): a person who leaves is disabled. `pin` is the lock's scrypt record (JSON, with
+ * its parameters); wrong PINs are counted per person, so one person's typos do not lock the next.
+ */
+export const staff = sqliteTable(
+  'staff',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    role: text('role', { enum: ['front_desk', 'manager'] }).notNull(),
+    pin: text('pin', { mode: 'json' }).notNull(),
+    failures: integer('failures').notNull().default(0),
+    retry_at: text('retry_at'),
+    created_at: text('created_at').notNull(),
+    disabled_at: text('disabled_at'),
+  },
+  (table) => [uniqueIndex('staff_name').on(sql`lower(${table.name})`)],
+);
 
 /**
  * The local API's named integrations (issue 28): one bearer token each, kept only as its

@@ -13,6 +13,7 @@ import { extractionHandlers } from '../bridge/extraction-handlers';
 import { composeBridgeHandlers, type BridgeHandlers } from '../bridge/handlers';
 import { inboxHandlers } from '../bridge/inbox-handlers';
 import { lockHandlers } from '../bridge/lock-handlers';
+import { staffHandlers } from '../bridge/staff-handlers';
 import { noticeHandlers, type SystemNotifier } from '../bridge/notice-handlers';
 import { localApiHandlers } from '../bridge/local-api-handlers';
 import { practiceHandlers } from '../bridge/practice-handlers';
@@ -53,7 +54,7 @@ import { ServiceError } from '../../shared/service-error';
 import { keyFilePaths, readOrCreateKeyFile } from '../db/database-key';
 import { finishInterruptedRestore } from '../backup/desk-restore';
 import { createBackupComponent } from '../backup/backup-component';
-import { coverdeskVersion } from '../backup/desk-backup';
+import { coverdeskVersion, deskIdentity } from '../backup/desk-backup';
 import { backupHandlers } from '../bridge/backup-handlers';
 import { systemClock, type Clock } from '../support/clock';
 import { createEventHub, type EventHub } from '../support/event-hub';
@@ -65,6 +66,9 @@ import { seedReferenceData } from '../reference/seed-reference-data';
 import { settingsHandlers } from '../bridge/settings-handlers';
 import { syncHandlers } from '../bridge/sync-handlers';
 import { withWorkstationLock } from '../security/locked-bridge';
+import { withStaffRoles } from '../security/role-guard';
+import { createStaffAccounts, type StaffAccounts } from '../security/staff-accounts';
+import { createStaffFile } from '../security/staff-file';
 import { createWorkstationLock, type PinPolicy, type SystemUnlock, type WorkstationLock } from '../security/workstation-lock';
 import { createFileSecretStore, type SecretStore } from '../settings/secret-store';
 import { recoveryFilePath, type ScryptParams } from '../security/recovery-code';
@@ -164,6 +168,8 @@ export interface Host {
   audit: AuditLog;
   /** The per-workstation PIN and the lock the bridge sits behind. */
   lock: WorkstationLock;
+  /** The desk's staff and who is signed in (issue 28). */
+  staff: StaffAccounts;
   log: HostLog;
   /** The database was damaged at start: set aside, and what was read back (null: it was healthy). */
   damaged: DamagedDatabase | null;
@@ -225,7 +231,13 @@ export function createHost(options: HostOptions): Host {
   // The checkpoint: entries from before the chain are sealed once, so verify covers them from now on.
   const sealedAtStart = sealEntriesFromBeforeTheChain(db.$client, auditKey);
   if (sealedAtStart > 0) log.write('audit.checkpoint', { sealed: sealedAtStart });
-  const audit = createAuditLog({ db, clock, actor, key: auditKey });
+  // The signed-in person names every desk entry, with the workstation's OS user (issue 28).
+  let staff: StaffAccounts | null = null;
+  const deskActor = () => {
+    const person = staff?.current();
+    return person ? `${person.name} (${actor})` : actor;
+  };
+  const audit = createAuditLog({ db, clock, actor: deskActor, key: auditKey });
   const events = createEventHub();
   const photoUrl = (key: string) => `/v1/photos/${key}`;
   const photoStore = createPhotoStore(paths.photos, { key: encryptionKey, writeFile: options.writePhotoFile });
@@ -244,7 +256,10 @@ export function createHost(options: HostOptions): Host {
 
   const lock = createWorkstationLock({ db, clock, policy: options.pinPolicy, systemUnlock: options.systemUnlock });
   // The OS locked the screen or slept: with a PIN set, the host locks too.
+  staff = createStaffAccounts({ db, clock, ids, audit, lock, policy: options.pinPolicy });
+  const staffAccounts = staff;
   events.on('session.locked', () => {
+    staffAccounts.signOut('lock');
     if (lock.engage().locked) audit.append('lock', 'desk:lock');
   });
 
@@ -417,6 +432,8 @@ export function createHost(options: HostOptions): Host {
     patientCorrectionHandlers({ db, clock, ids, audit, photoUrl, onChange: (change) => events.emit('records.changed', change) }),
     auditHandlers({ audit, db, clock }),
     lockHandlers({ lock }),
+    // The practice id a backup carries is the one a staff file carries (made once per data folder).
+    staffHandlers({ staff: staffAccounts, lock, staffFile: createStaffFile({ db, audit, practiceId: () => deskIdentity(database.sqlite).practice_id }) }),
     noticeHandlers({ notifier: options.notifier, events }),
     appointmentHandlers(appointmentDeps),
     batchHandlers({ ...batchDeps, runner: batchRunner, estimates: estimateDeps }),
@@ -452,7 +469,8 @@ export function createHost(options: HostOptions): Host {
   );
   // Views and creates through the desk are audited here, once, whichever adapter calls;
   // and while the workstation is locked, nothing but the lock answers.
-  const bridge = withWorkstationLock(withAuditTrail(handlers, audit), lock);
+  // and once the desk has staff, only a signed-in person's role's methods (method-roles.ts).
+  const bridge = withWorkstationLock(withStaffRoles(withAuditTrail(handlers, audit), { staff: staffAccounts, audit }), lock);
 
   let started: HostComponent[] = [];
   let closed = false;
@@ -513,6 +531,7 @@ export function createHost(options: HostOptions): Host {
     events,
     audit,
     lock,
+    staff: staffAccounts,
     log,
     damaged,
     checked,

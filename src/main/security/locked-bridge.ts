@@ -15,6 +15,9 @@ export const OPEN_WHILE_LOCKED: readonly BridgeMethod[] = [
   'idleLock.get',
   // The manager is away or forgot the PIN: the recovery sheet is the way in (issue 28, item 5).
   'recovery.emergencyAccess',
+  // A desk with the old single PIN makes its first manager from the lock screen (proving that PIN).
+  'staff.session',
+  'staff.setup',
 ];
 
 /** Any map of bridge handlers; typed here, not imported from bridge/, so security/ stays below bridge/. */

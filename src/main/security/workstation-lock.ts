@@ -27,7 +27,7 @@ export const DEFAULT_PIN_POLICY: PinPolicy = { freeTries: 3, firstWaitMs: 30_000
 const PIN_KEY = 'lock_pin';
 const FAILURES_KEY = 'lock_failures';
 
-const StoredPin = z.object({
+export const StoredPin = z.object({
   kdf: z.literal('scrypt'),
   N: z.number().int(),
   r: z.number().int(),
@@ -35,7 +35,7 @@ const StoredPin = z.object({
   salt: z.string(),
   hash: z.string(),
 });
-type StoredPin = z.infer<typeof StoredPin>;
+export type StoredPin = z.infer<typeof StoredPin>;
 const Failures = z.object({ count: z.number().int().min(0), retry_at: z.string().nullable() });
 type Failures = z.infer<typeof Failures>;
 
@@ -113,26 +113,16 @@ export function createWorkstationLock(deps: { db: Db; clock: Clock; policy?: Par
   async function verify(stored: StoredPin, pin: string): Promise<void> {
     const f = failures();
     if (f.retry_at !== null && Date.parse(f.retry_at) > now()) throw waitError(Date.parse(f.retry_at) - now());
-    const expected = Buffer.from(stored.hash, 'base64');
-    const given = await derive(pin, Buffer.from(stored.salt, 'base64'), stored);
-    if (given.length === expected.length && timingSafeEqual(given, expected)) {
+    if (await pinMatches(stored, pin)) {
       write(FAILURES_KEY, { count: 0, retry_at: null });
       return;
     }
-    const count = f.count + 1;
-    const over = count - policy.freeTries;
-    const waitMs = over >= 0 ? Math.min(policy.maxWaitMs, policy.firstWaitMs * 2 ** over) : 0;
-    write(FAILURES_KEY, { count, retry_at: waitMs > 0 ? toTimestamp(new Date(now() + waitMs)) : null });
-    if (waitMs > 0) throw new ServiceError('pin_incorrect', `That PIN is not right. Wait ${spokenWait(waitMs)} before trying again.`, undefined, { status: 403, type: 'permission_error', retryAfterSeconds: Math.ceil(waitMs / 1000) });
-    const left = policy.freeTries - count;
-    throw new ServiceError('pin_incorrect', `That PIN is not right. ${left === 1 ? '1 try' : `${left} tries`} left before Coverdesk makes you wait.`, undefined, { status: 403, type: 'permission_error' });
+    const wrong = wrongPin(policy, f.count + 1, now());
+    write(FAILURES_KEY, { count: f.count + 1, retry_at: wrong.retry_at });
+    throw wrong.error;
   }
 
-  async function hash(pin: string): Promise<StoredPin> {
-    const salt = randomBytes(PIN_KDF.saltBytes);
-    const key = await derive(pin, salt, PIN_KDF);
-    return { kdf: 'scrypt', N: PIN_KDF.N, r: PIN_KDF.r, p: PIN_KDF.p, salt: salt.toString('base64'), hash: key.toString('base64') };
-  }
+  const hash = hashPin;
 
   return {
     status,
@@ -193,7 +183,36 @@ export function createWorkstationLock(deps: { db: Db; clock: Clock; policy?: Par
   };
 }
 
-function waitError(ms: number): ServiceError {
+/** A new scrypt record of `pin` with today's parameters. */
+export async function hashPin(pin: string): Promise<StoredPin> {
+  const salt = randomBytes(PIN_KDF.saltBytes);
+  const key = await derive(pin, salt, PIN_KDF);
+  return { kdf: 'scrypt', N: PIN_KDF.N, r: PIN_KDF.r, p: PIN_KDF.p, salt: salt.toString('base64'), hash: key.toString('base64') };
+}
+
+/** Whether `pin` is the one `stored` was made from, with the parameters stored with it. */
+export async function pinMatches(stored: StoredPin, pin: string): Promise<boolean> {
+  const expected = Buffer.from(stored.hash, 'base64');
+  const given = await derive(pin, Buffer.from(stored.salt, 'base64'), stored);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * The `count`-th wrong PIN in a row: the wait it starts (free tries first, then doubling up to
+ * the cap) and the refusal that says so. The lock and each staff member count alike.
+ */
+export function wrongPin(policy: PinPolicy, count: number, nowMs: number): { retry_at: string | null; error: ServiceError } {
+  const over = count - policy.freeTries;
+  const waitMs = over >= 0 ? Math.min(policy.maxWaitMs, policy.firstWaitMs * 2 ** over) : 0;
+  const retry_at = waitMs > 0 ? toTimestamp(new Date(nowMs + waitMs)) : null;
+  if (waitMs > 0) {
+    return { retry_at, error: new ServiceError('pin_incorrect', `That PIN is not right. Wait ${spokenWait(waitMs)} before trying again.`, undefined, { status: 403, type: 'permission_error', retryAfterSeconds: Math.ceil(waitMs / 1000) }) };
+  }
+  const left = policy.freeTries - count;
+  return { retry_at, error: new ServiceError('pin_incorrect', `That PIN is not right. ${left === 1 ? '1 try' : `${left} tries`} left before Coverdesk makes you wait.`, undefined, { status: 403, type: 'permission_error' }) };
+}
+
+export function waitError(ms: number): ServiceError {
   return new ServiceError('pin_wait', pinWaitSentence(ms), undefined, {
     status: 429,
     type: 'rate_limit_error',

@@ -66,6 +66,18 @@ import {
   AuditVerification,
 } from './security-contract';
 import {
+  StaffAddInput,
+  StaffFile,
+  StaffFileExportInput,
+  StaffFileImported,
+  StaffFileImportInput,
+  StaffMember,
+  StaffSession,
+  StaffSetupInput,
+  StaffSignInInput,
+  StaffUpdateInput,
+} from './staff-contract';
+import {
   Appointment,
   AppointmentCreate,
   AppointmentListInput,
@@ -208,6 +220,16 @@ export const BRIDGE_METHODS = {
   'lock.engage': { input: z.strictObject({}), output: LockStatus },
   'lock.unlock': { input: LockUnlockInput, output: LockStatus },
   'lock.unlockWithSystem': { input: z.strictObject({}), output: LockStatus },
+  // Staff (staff-contract.ts, issue 28): first start, sign in and switch, and the manager's list.
+  'staff.session': { input: z.strictObject({}), output: StaffSession },
+  'staff.setup': { input: StaffSetupInput, output: StaffSession },
+  'staff.signIn': { input: StaffSignInInput, output: StaffSession },
+  'staff.signOut': { input: z.strictObject({}), output: StaffSession },
+  'staff.list': { input: z.strictObject({}), output: z.array(StaffMember) },
+  'staff.add': { input: StaffAddInput, output: StaffMember },
+  'staff.update': { input: StaffUpdateInput, output: StaffMember },
+  'staff.exportFile': { input: StaffFileExportInput, output: StaffFile },
+  'staff.importFile': { input: StaffFileImportInput, output: StaffFileImported },
   // A check answered while the desk looks elsewhere: the OS notification where there is one.
   'notices.show': { input: NoticeInput, output: NoticeShown },
 

@@ -8,7 +8,7 @@ import { ObjectKey } from '../contract/photo';
  */
 
 /** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
-export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke', 'lock', 'unlock', 'unlock_refused', 'change', 'emergency_access', 'recovery_sheet']);
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke', 'lock', 'unlock', 'unlock_refused', 'change', 'emergency_access', 'recovery_sheet', 'sign_in', 'sign_in_refused', 'sign_out', 'not_allowed', 'staff_added', 'staff_changed']);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 /** Each action as the Audit screen and its CSV say it: one list for both. */
@@ -26,6 +26,12 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   change: 'Changed a setting',
   emergency_access: 'Emergency access with the recovery code',
   recovery_sheet: 'Made a new recovery sheet',
+  sign_in: 'Signed in',
+  sign_in_refused: 'Sign-in refused (wrong PIN, waiting or disabled)',
+  sign_out: 'Signed out',
+  not_allowed: 'Refused: needs a manager',
+  staff_added: 'Added a staff member',
+  staff_changed: 'Changed a staff member (name, role, disabled)',
 };
 
 const AUDITED_PREFIXES = [
@@ -38,6 +44,7 @@ const AUDITED_PREFIXES = [
   ID_PREFIX.integration,
   ID_PREFIX.good_faith_estimate,
   ID_PREFIX.collection,
+  ID_PREFIX.staff,
 ];
 
 /**

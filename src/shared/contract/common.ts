@@ -21,6 +21,8 @@ export const ID_PREFIX = {
   good_faith_estimate: 'gfe',
   // Desk-local (issue 30): what was collected at the window.
   collection: 'col',
+  // A person who works at the desk (issue 28): named in the audit, never deleted.
+  staff: 'stf',
 } as const;
 export type IdPrefix = (typeof ID_PREFIX)[keyof typeof ID_PREFIX];
 
