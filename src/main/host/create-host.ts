@@ -442,6 +442,8 @@ export function createHost(options: HostOptions): Host {
     gfeHandlers(gfeDeps),
     backupHandlers({ backups }),
     recoveryHandlers({
+      // Emergency access signs in with manager rights for this sign-in (a forgotten PIN is set again in Settings → Staff).
+      onEmergencyAccess: () => staffAccounts.grantEmergency(),
       recovery: createDeskRecovery({
         dataDir: options.dataDir,
         key: encryptionKey,

@@ -1,6 +1,7 @@
 import { asc, count, eq, isNull, and } from 'drizzle-orm';
 import type { BridgeMethod } from '../../shared/bridge/contract';
 import {
+  EMERGENCY_SIGN_IN,
   StaffAddInput,
   StaffSetupInput,
   StaffSignInInput,
@@ -148,6 +149,15 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
         return session();
       }),
 
+    /**
+     * Emergency access proved by the recovery code (`recovery.emergencyAccess`, audited there):
+     * manager rights until this sign-in ends, to set a forgotten PIN or add a manager.
+     */
+    grantEmergency(): StaffSession {
+      current = EMERGENCY_SIGN_IN;
+      return session();
+    },
+
     /** Switch user, or the idle time-out: the person is signed out (audited as them). */
     signOut(reason: 'sign_out' | 'lock' = 'sign_out'): StaffSession {
       if (current !== null) {
@@ -174,7 +184,8 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
 
     update: (input: unknown) =>
       serial(async () => {
-        const { id, name, role, disabled } = parseOrThrow(StaffUpdateInput, input);
+        const { id, name, role, disabled, pin } = parseOrThrow(StaffUpdateInput, input);
+        const newPin = pin === undefined ? undefined : await hashPin(pin);
         return inTransaction(db, () => {
           const before = row(id);
           if (name !== undefined) refuseTakenName(name, id);
@@ -187,8 +198,11 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
               { path: disabled ? 'disabled' : 'role', code: 'last_manager', message: 'the desk must keep at least one enabled manager.' },
             ]);
           }
-          db.update(staff).set({ name: after.name, role: after.role, disabled_at: after.disabled_at }).where(eq(staff.id, id)).run();
-          if (after.name !== before.name || after.role !== before.role || after.disabled_at !== before.disabled_at) deps.audit.append('staff_changed', id);
+          db.update(staff)
+            .set({ name: after.name, role: after.role, disabled_at: after.disabled_at, ...(newPin ? { pin: newPin, failures: 0, retry_at: null } : {}) })
+            .where(eq(staff.id, id))
+            .run();
+          if (newPin || after.name !== before.name || after.role !== before.role || after.disabled_at !== before.disabled_at) deps.audit.append('staff_changed', id);
           // A person disabled or demoted while signed in loses what they may no longer do at once.
           if (current?.id === id) current = after.disabled_at === null ? { id, name: after.name, role: after.role } : null;
           return toMember(after);

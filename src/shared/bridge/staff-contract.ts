@@ -58,13 +58,23 @@ export type StaffSession = z.infer<typeof StaffSession>;
 export const StaffSetupInput = z.strictObject({ name: StaffName, pin: StaffSecret, lock_pin: z.string().max(50).optional() });
 export const StaffSignInInput = z.strictObject({ id: StaffId, pin: z.string().max(200) });
 export const StaffAddInput = z.strictObject({ name: StaffName, role: StaffRole, pin: StaffSecret });
-/** A manager's change to one person: any of rename, role, disabled (true) or enabled again (false). */
+/**
+ * A manager's change to one person: any of rename, role, disabled (true) or enabled again
+ * (false), and a new PIN (a forgotten one: the person's wrong tries are forgiven with it).
+ */
 export const StaffUpdateInput = z.strictObject({
   id: StaffId,
   name: StaffName.optional(),
   role: StaffRole.optional(),
   disabled: z.boolean().optional(),
+  pin: StaffSecret.optional(),
 });
+
+/**
+ * Who is signed in after emergency access with the recovery code (issue 28, item 5): manager
+ * rights for this sign-in only, under a name the audit shows as such; signing out ends them.
+ */
+export const EMERGENCY_SIGN_IN: SignedIn = { id: `${ID_PREFIX.staff}_00000000000000000000000000`, name: 'Emergency access (recovery code)', role: 'manager' };
 
 /**
  * The staff file (issue 28, item 7): the list (names, roles, PIN hashes) carried to the

@@ -165,3 +165,30 @@ describe('staff accounts (issue 28)', () => {
     expect((await ok('patients.list')).data).toEqual([]);
   });
 });
+
+describe('emergency access with the recovery code (issue 28, item 5)', () => {
+  it('the only manager forgot their PIN: the code signs in with manager rights for that sign-in, their PIN is set again, and a wrong code changes nothing', async () => {
+    await fx.cleanup();
+    fx = startTestHost({ localApi: false, hotFolder: false, clock, recoveryScrypt: { N: 2 ** 10, r: 8, p: 1 } });
+    const sheet = await ok('recovery.setup');
+    const { manager } = await deskWithTwoPeople();
+    await ok('staff.signOut');
+    expect(await refused('staff.list')).toMatchObject({ code: 'sign_in_required' });
+
+    expect(await refused('recovery.emergencyAccess', { code: '0000-0000-0000-0000-0000-0000' })).toMatchObject({ code: expect.stringMatching(/validation_failed|recovery_code_wrong/) });
+    expect((await ok('staff.session')).signed_in).toBeNull();
+
+    await ok('recovery.emergencyAccess', { code: sheet!.code });
+    expect((await ok('staff.session')).signed_in).toMatchObject({ name: 'Emergency access (recovery code)', role: 'manager' });
+    expect(await refused('staff.update', { id: manager!.id, pin: '12' })).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path: 'pin' })] });
+    await ok('staff.update', { id: manager!.id, pin: '975310' });
+    expect(auditEntries().at(-1)).toEqual({ actor: `Emergency access (recovery code) (${os})`, action: 'staff_changed', record_id: manager!.id });
+
+    // The grant ends with the sign-in; the manager's new PIN works and the old one does not.
+    await ok('staff.signOut');
+    expect(await refused('staff.list')).toMatchObject({ code: 'sign_in_required' });
+    expect(await refused('staff.signIn', { id: manager!.id, pin: '135790' })).toMatchObject({ code: expect.any(String) });
+    expect((await ok('staff.signIn', { id: manager!.id, pin: '975310' })).signed_in).toMatchObject({ name: 'Maria Manager', role: 'manager' });
+    expect(await refused('recovery.emergencyAccess', { code: sheet!.code })).toMatchObject({ code: 'recovery_code_used' });
+  });
+});
