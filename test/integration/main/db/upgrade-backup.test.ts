@@ -35,17 +35,22 @@ function migrationsDir(options: { drop?: number; extra?: { tag: string; sql: str
 
 const sha = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
+/** A desk's file at the schema before the newest migration, holding one setting: where it is, its key and its hash. */
+function olderDesk() {
+  const temp = makeTempDir('coverdesk-upgrade-');
+  temps.push(temp);
+  const file = path.join(temp.dir, 'coverdesk.sqlite');
+  const key = newDatabaseKey();
+  const older = migrationsDir({ drop: 1 });
+  const first = openDatabase({ file, key, migrationsDir: older.dir });
+  first.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('kept', '\"yes\"')").run();
+  first.close();
+  return { file, key, older, before: sha(file) };
+}
+
 describe('a backup before every migration run', () => {
   it('a failing migration puts the file back as it was, and says so naming the version it had and the one it was going to', () => {
-    const temp = makeTempDir('coverdesk-upgrade-');
-    temps.push(temp);
-    const file = path.join(temp.dir, 'coverdesk.sqlite');
-    const key = newDatabaseKey();
-    const older = migrationsDir({ drop: 1 });
-    const first = openDatabase({ file, key, migrationsDir: older.dir });
-    first.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('kept', '\"yes\"')").run();
-    first.close();
-    const before = sha(file);
+    const { file, key, older, before } = olderDesk();
 
     const broken = migrationsDir({ extra: { tag: '0099_bad_upgrade', sql: 'CREATE TABLE upgrade_half (x);\n--> statement-breakpoint\nINSERT INTO no_such_table VALUES (1);' } });
     let thrown: unknown;
@@ -67,15 +72,7 @@ describe('a backup before every migration run', () => {
   });
 
   it('a disk that fills during a migration (SQLite\'s page limit): the file is put back as it was, and the refusal says to free space', () => {
-    const temp = makeTempDir('coverdesk-upgrade-');
-    temps.push(temp);
-    const file = path.join(temp.dir, 'coverdesk.sqlite');
-    const key = newDatabaseKey();
-    const older = migrationsDir({ drop: 1 });
-    const first = openDatabase({ file, key, migrationsDir: older.dir });
-    first.sqlite.prepare("INSERT INTO settings (key, value) VALUES ('kept', '\"yes\"')").run();
-    first.close();
-    const before = sha(file);
+    const { file, key, older, before } = olderDesk();
     // The limit at the file's size, then a migration that needs more pages: SQLITE_FULL mid-run, as a full disk gives.
     const growing = migrationsDir({
       extra: {
