@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { RECOVERY_SHEET_INSTRUCTIONS, type RecoverySheet } from '../../../shared/bridge/recovery-contract';
 import { useBridge } from '../bridge/bridge-provider';
@@ -68,6 +68,12 @@ export function RecoveryPanel() {
 
 /** The sheet as printed: shown once; "Done" forgets the code. */
 export function RecoverySheetView({ sheet, onDone }: { sheet: RecoverySheet; onDone: () => void }) {
+  // While the sheet is shown, printing (its button or Ctrl+P) prints the sheet alone. Only then:
+  // the stylesheet is loaded for good once Settings has been, and must not blank other prints.
+  useEffect(() => {
+    document.body.classList.add('printing-recovery-sheet');
+    return () => document.body.classList.remove('printing-recovery-sheet');
+  }, []);
   return (
     <div className="recovery-sheet stack" data-testid="recovery-sheet">
       <h3>Coverdesk recovery sheet</h3>
