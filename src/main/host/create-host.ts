@@ -514,9 +514,12 @@ export function createHost(options: HostOptions): Host {
     }
     await stopWriting(refusal, marked ? 'damaged' : null);
   }
+  // The start-up check in flight: closing waits for it (bounded by its time limit), or its
+  // connection would still hold the file (and make its -shm again) after the desk has closed.
+  let checking: Promise<void> = Promise.resolve();
   function checkInBackground(): void {
     if (options.startCheck === false) return answerChecked(null);
-    void checkDatabaseOnWorker({ file: paths.database, key: encryptionKey, timeoutMs: options.startCheck?.timeoutMs }).then(async (answer) => {
+    checking = checkDatabaseOnWorker({ file: paths.database, key: encryptionKey, timeoutMs: options.startCheck?.timeoutMs }).then(async (answer) => {
       if (closed) return answerChecked(answer);
       if (answer.state === 'damaged') await stopWritingDamaged(answer.problems);
       else if (answer.state !== 'ok') log.write(`db.check_${answer.state}`, {});
@@ -558,6 +561,7 @@ export function createHost(options: HostOptions): Host {
           log.write('host.stop_failed', { error: error instanceof Error ? error.name : 'unknown' });
         }
       }
+      await checking.catch(() => undefined);
       database.close();
     },
   };
