@@ -422,7 +422,7 @@ export function createHost(options: HostOptions): Host {
   const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
     practiceHandlers({ db, pull }),
-    settingsHandlers({ settings, sync, hotFolder, keyProbe: { clock, timeoutMs: options.sync?.connectionTestTimeoutMs } }),
+    settingsHandlers({ settings, sync, hotFolder, keyProbe: { clock, timeoutMs: options.sync?.connectionTestTimeoutMs }, onChange: (saved) => events.emit('settings.changed', saved) }),
     // The desk's creates leave their audit entry in their own transaction (audited-service.ts).
     recordHandlers({ service: withAuditedCreates(service, audit), defaultServiceType: () => settings.read().default_service_type }),
     inboxHandlers({ db }),

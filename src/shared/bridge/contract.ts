@@ -335,6 +335,11 @@ export const BRIDGE_EVENTS = {
    * database damaged and it was set aside, or a backup was restored. Everything shown is stale.
    */
   'host.restarted': z.object({ reason: z.enum(['damaged', 'restored']) }),
+  /**
+   * The desk's settings were saved (by this window, another one, or a script on the host): the
+   * screens' defaults (provider, visit type, service) follow at once, not at the next slow poll.
+   */
+  'settings.changed': DeskSettings,
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeEvent = keyof typeof BRIDGE_EVENTS;
