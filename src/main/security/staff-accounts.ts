@@ -172,6 +172,9 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     add: (input: unknown) =>
       serial(async () => {
         const { name, role, pin } = parseOrThrow(StaffAddInput, input);
+        // Before the first manager the role guard lets every call through: adding someone then
+        // would skip the first start (and its lock PIN proof), or leave a desk with no manager.
+        if (!hasStaff()) throw new ServiceError('setup_needed', 'This desk has no manager yet: the first start makes one (name and PIN) before anyone else is added.', undefined, { status: 409, type: 'invalid_request_error' });
         refuseTakenName(name);
         const member: StaffRow = { id: deps.ids.next(ID_PREFIX.staff), name, role, pin: await hashPin(pin), failures: 0, retry_at: null, created_at: now(), disabled_at: null };
         inTransaction(db, () => {
