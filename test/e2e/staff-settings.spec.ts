@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
+import type { Locator } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { addStaffInSettings, openStaffSettings } from './staff-settings-actions';
 
@@ -9,6 +10,9 @@ import { addStaffInSettings, openStaffSettings } from './staff-settings-actions'
 // made through the host's bridge (the first-start screen is another spec's), which signs them
 // in on this host: the page then works as them.
 const PASSPHRASE = 'blue heron at noon';
+
+/** Brings `locator`'s top to the top of the scrolling desk, for a screenshot of what follows it. */
+const toTop = (locator: Locator) => locator.evaluate((element) => element.scrollIntoView({ block: 'start' }));
 
 /** Another practice's staff file: a desk of its own, exported and closed. */
 async function otherPracticeFile(): Promise<Buffer> {
@@ -58,7 +62,7 @@ for (const viewport of [
       await add.getByLabel('PIN or passphrase again', { exact: true }).fill('246801');
       await add.getByRole('button', { name: 'Add person' }).click();
       await expect(add.getByText(/^Name must differ from every other staff member’s \(add an initial\)/)).toBeVisible({ timeout: 15_000 });
-      await add.scrollIntoViewIfNeeded();
+      await toTop(add);
       await desk.shot('add-refused');
       expect(await host.bridge['staff.list']({})).toHaveLength(1);
 
@@ -66,7 +70,7 @@ for (const viewport of [
       await addStaffInSettings(page, { name: 'Ben Second', role: 'manager', pin: 'a long passphrase' });
       await expect(panel.getByTestId('staff-row')).toHaveCount(3);
       await expect(row('Ben Second')).toContainText('Manager');
-      await panel.scrollIntoViewIfNeeded();
+      await toTop(panel);
       await desk.shot('list');
 
       // Rename, by keyboard: Edit takes the focus to the name; Escape cancels, Enter saves.
@@ -91,7 +95,7 @@ for (const viewport of [
       await edit.getByRole('button', { name: 'Save changes' }).click();
       await expect(edit.getByRole('alert')).toContainText('Maria Manager is the desk\'s only manager: make someone else a manager first.', { timeout: 15_000 });
       await expect(edit.getByText('Role: the desk must keep at least one enabled manager.')).toBeVisible();
-      await edit.scrollIntoViewIfNeeded();
+      await toTop(panel);
       await desk.shot('last-manager-refused');
       await edit.getByRole('button', { name: 'Cancel' }).click();
       await row('Maria Manager').getByRole('button', { name: 'Disable Maria Manager' }).click();
@@ -155,7 +159,7 @@ for (const viewport of [
       await expect(importForm.getByRole('alert')).toContainText('This staff file is from another practice', { timeout: 15_000 });
       await expect(importForm.getByRole('alert')).toContainText('Nothing was changed.');
       expect(await host.bridge['staff.list']({})).toEqual(before);
-      await file.scrollIntoViewIfNeeded();
+      await toTop(file);
       await desk.shot('staff-file');
 
       // What the list said is what the desk now does: Ana signs in with her new PIN.

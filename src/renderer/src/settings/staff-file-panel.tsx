@@ -75,6 +75,7 @@ export function StaffFilePanel({ onImported }: { onImported(): void }) {
       <p className="muted">Export the list (names, roles, PINs) as a file sealed with a passphrase, and import it on another desk of this practice: everyone signs in there with the same name and PIN.</p>
       <div className="grid-2">
         <form className="stack" onSubmit={(event) => void exportFile(event)} aria-label="Export the staff file" noValidate>
+          <h4>Export, on this desk</h4>
           <TextField id="staff-export-pass" label={STAFF_LABELS.passphrase} type="password" value={exportPass} onChange={setExportPass} error={exportErrors.passphrase} hint="At least 10 characters." autoComplete="new-password" maxLength={200} />
           <TextField id="staff-export-pass-confirm" label={STAFF_LABELS.passphrase_confirm} type="password" value={exportConfirm} onChange={setExportConfirm} error={exportErrors.passphrase_confirm} autoComplete="new-password" maxLength={200} />
           {exportNote && (
@@ -89,6 +90,7 @@ export function StaffFilePanel({ onImported }: { onImported(): void }) {
           </div>
         </form>
         <form className="stack" onSubmit={(event) => void importFile(event)} aria-label="Import a staff file" noValidate>
+          <h4>Import, from another desk</h4>
           <div className="field">
             <label className="field__label" htmlFor="staff-import-file">
               {STAFF_LABELS.data_base64}

@@ -113,7 +113,14 @@ function StaffSection({ me }: { me: string }) {
                     <td>{person.disabled_at ? <Badge tone="neutral">Disabled {formatWhen(person.disabled_at)}</Badge> : <Badge tone="ok">Can sign in</Badge>}</td>
                     <td>
                       <div className="row">
-                        <Button size="small" onClick={() => setEditing(person)} aria-label={`Edit ${person.name}`}>
+                        <Button
+                          size="small"
+                          onClick={() => {
+                            setNote(null);
+                            setEditing(person);
+                          }}
+                          aria-label={`Edit ${person.name}`}
+                        >
                           Edit
                         </Button>
                         {person.disabled_at ? (
