@@ -158,6 +158,17 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       return session();
     },
 
+    /**
+     * The signed-in person read again after their row changed elsewhere (a staff file
+     * imported): a new name or role holds at once, and a disabled person is signed out.
+     * Emergency access has no row and is kept.
+     */
+    refreshSignedIn(): void {
+      if (current === null || current.id === EMERGENCY_SIGN_IN.id) return;
+      const found = db.select().from(staff).where(eq(staff.id, current.id)).get();
+      current = found && found.disabled_at === null ? { id: found.id, name: found.name, role: found.role } : null;
+    },
+
     /** Switch user, or the idle time-out: the person is signed out (audited as them). */
     signOut(reason: 'sign_out' | 'lock' = 'sign_out'): StaffSession {
       if (current !== null) {
