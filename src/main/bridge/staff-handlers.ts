@@ -19,7 +19,12 @@ export function staffHandlers({ staff, lock, staffFile }: { staff: StaffAccounts
     'staff.add': (input) => staff.add(input),
     'staff.update': (input) => staff.update(input),
     'staff.exportFile': (input) => staffFile.exportFile(input),
-    'staff.importFile': (input) => staffFile.importFile(input),
+    'staff.importFile': async (input) => {
+      const imported = await staffFile.importFile(input);
+      // The file may rename, demote or disable whoever is signed in: their rights follow at once.
+      staff.refreshSignedIn();
+      return imported;
+    },
     'lock.engage': async () => {
       staff.signOut('lock');
       return lock.engage();

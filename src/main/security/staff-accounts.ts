@@ -158,6 +158,17 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       return session();
     },
 
+    /**
+     * The signed-in person read again after their row changed elsewhere (a staff file
+     * imported): a new name or role holds at once, and a disabled person is signed out.
+     * Emergency access has no row and is kept.
+     */
+    refreshSignedIn(): void {
+      if (current === null || current.id === EMERGENCY_SIGN_IN.id) return;
+      const found = db.select().from(staff).where(eq(staff.id, current.id)).get();
+      current = found && found.disabled_at === null ? { id: found.id, name: found.name, role: found.role } : null;
+    },
+
     /** Switch user, or the idle time-out: the person is signed out (audited as them). */
     signOut(reason: 'sign_out' | 'lock' = 'sign_out'): StaffSession {
       if (current !== null) {
@@ -172,6 +183,9 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     add: (input: unknown) =>
       serial(async () => {
         const { name, role, pin } = parseOrThrow(StaffAddInput, input);
+        // Before the first manager the role guard lets every call through: adding someone then
+        // would skip the first start (and its lock PIN proof), or leave a desk with no manager.
+        if (!hasStaff()) throw new ServiceError('setup_needed', 'This desk has no manager yet: the first start makes one (name and PIN) before anyone else is added.', undefined, { status: 409, type: 'invalid_request_error' });
         refuseTakenName(name);
         const member: StaffRow = { id: deps.ids.next(ID_PREFIX.staff), name, role, pin: await hashPin(pin), failures: 0, retry_at: null, created_at: now(), disabled_at: null };
         inTransaction(db, () => {

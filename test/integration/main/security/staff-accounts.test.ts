@@ -48,6 +48,14 @@ describe('staff accounts (issue 28)', () => {
     expect(staffRows()).toHaveLength(1);
   });
 
+  it('nobody is added before the first manager: that would skip the first start and its lock PIN', async () => {
+    await fx.host.bridge['lock.setPin']({ pin: '4321' });
+    expect(await refused('staff.add', { name: 'Eve Early', role: 'manager', pin: '111111' })).toMatchObject({ code: 'setup_needed', status: 409 });
+    expect(await refused('staff.add', { name: 'Fred Early', role: 'front_desk', pin: '111111' })).toMatchObject({ code: 'setup_needed' });
+    expect(staffRows()).toEqual([]);
+    expect(await ok('staff.session')).toMatchObject({ setup_needed: true });
+  });
+
   it('refuses a short PIN or passphrase, naming the field, and writes nothing', async () => {
     for (const pin of ['1234', '12345', 'short pass']) {
       const error = await refused('staff.setup', { name: 'Maria', pin: pin === 'short pass' ? 'short' : pin });
