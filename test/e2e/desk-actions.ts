@@ -128,3 +128,12 @@ export async function checkOfficeVisitForEstimate(page: Page, allowedCents: numb
   const now = new Date().toISOString();
   return { tile, expected: estimateVisit({ summary, allowed_cents: allowedCents, checked_at: now, now, freshness_days: 30 }) };
 }
+
+/**
+ * A manager adds a person (issue 28). Through the page's own bridge for now, as the signed-in
+ * manager: the lead switches this one helper to Settings → Staff when that panel lands.
+ */
+export async function addStaffPerson(page: Page, person: { name: string; role: 'front_desk' | 'manager'; pin: string }): Promise<void> {
+  const result = await page.evaluate((input) => (globalThis as unknown as { coverdesk: { staff: { add(i: object): Promise<{ ok: boolean; error?: { message: string } }> } } }).coverdesk.staff.add(input), person);
+  if (!result.ok) throw new Error(`staff.add: ${result.error?.message}`);
+}

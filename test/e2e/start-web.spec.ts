@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 // `npm run start:web` as a person runs it (less the build, which `npm test` has done).
-base('start:web prints a URL with a per-run secret; the page works with it and refuses without it', async ({ page }) => {
+base('start:web prints a URL with a per-run secret; the page works with it (first start: the manager’s name and PIN) and refuses without it', async ({ page }) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-cli-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web-host/cli.ts', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
@@ -21,6 +21,12 @@ base('start:web prints a URL with a per-run secret; the page works with it and r
     });
 
     await page.goto(url);
+    // The first start asks the manager's name and PIN on one screen, and nothing more (issue 28).
+    await expect(page.getByRole('heading', { name: 'Welcome: who manages this desk?' })).toBeVisible();
+    await page.getByLabel('Your name').fill('Maria Manager');
+    await page.getByLabel('Your PIN', { exact: true }).fill('135790');
+    await page.getByLabel('Your PIN again').fill('135790');
+    await page.getByRole('button', { name: 'Start using Coverdesk' }).click();
     await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Sandbox mode' })).toBeVisible();
 

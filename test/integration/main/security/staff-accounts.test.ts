@@ -102,6 +102,8 @@ describe('staff accounts (issue 28)', () => {
       ['sign_in', null],
     ]);
     expect(auditEntries().filter((e) => e.action === 'sign_out').map((e) => e.actor)).toEqual([`Ana Front (${os})`, `Ben Front (${os})`]);
+    // The Audit screen says what a sign-in names: a staff member, not a patient's record.
+    expect(benRows.data.find((r: { action: string }) => r.action === 'sign_in')).toMatchObject({ records: 'staff member' });
   });
 
   it('wrong PINs are counted per person: three free, then a doubling wait, audited; the next person is not held up', async () => {
