@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { firstStart } from './desk-actions';
 
 // `npm run start:web` as a person runs it (less the build, which `npm test` has done).
 base('start:web prints a URL with a per-run secret; the page works with it (first start: the manager’s name and PIN) and refuses without it', async ({ page }) => {
@@ -22,11 +23,7 @@ base('start:web prints a URL with a per-run secret; the page works with it (firs
 
     await page.goto(url);
     // The first start asks the manager's name and PIN on one screen, and nothing more (issue 28).
-    await expect(page.getByRole('heading', { name: 'Welcome: who manages this desk?' })).toBeVisible();
-    await page.getByLabel('Your name').fill('Maria Manager');
-    await page.getByLabel('Your PIN', { exact: true }).fill('135790');
-    await page.getByLabel('Your PIN again').fill('135790');
-    await page.getByRole('button', { name: 'Start using Coverdesk' }).click();
+    await firstStart(page, { name: 'Maria Manager', pin: '135790' });
     await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Sandbox mode' })).toBeVisible();
 
