@@ -215,3 +215,28 @@ async function signInWithPinToChoose(page: Page, name: string, pin: string): Pro
   await page.keyboard.type(pin);
   await page.keyboard.press('Enter');
 }
+
+test.describe('a desk with the single lock PIN at 1024x768', () => {
+  test.use({ viewport: SIZES[1], staff: 'first_start' });
+
+  test('its first start asks that PIN too, on the same one screen, and the lock PIN is then gone', async ({ desk }) => {
+    const { page } = desk;
+    await desk.web.host.bridge['lock.setPin']({ pin: '2468' });
+    await desk.web.host.bridge['lock.engage']({});
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: 'Welcome: who manages this desk?' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Coverdesk is locked' })).toHaveCount(0);
+    await page.getByLabel('Your name').fill(MARIA.name);
+    await page.getByLabel('Your PIN', { exact: true }).fill(MARIA.pin);
+    await page.getByLabel('Your PIN again').fill(MARIA.pin);
+    await page.getByLabel('This desk’s lock PIN').fill('1111');
+    await page.getByRole('button', { name: 'Start using Coverdesk' }).click();
+    await expect(page.locator('#setup-lock-pin-error')).toContainText(/PIN/);
+    await desk.shot('first-start-lock-pin');
+    await page.getByLabel('This desk’s lock PIN').fill('2468');
+    await page.getByRole('button', { name: 'Start using Coverdesk' }).click();
+    await expect(page.getByTestId('signed-in')).toContainText(MARIA.name);
+    await expect(page.getByRole('heading', { level: 1, name: 'Today' })).toBeVisible();
+    expect(await desk.web.host.bridge['lock.status']({})).toMatchObject({ pin_set: false, locked: false });
+  });
+});

@@ -74,10 +74,11 @@ export function IdleLock({ children }: { children: ReactNode }) {
     },
     [staffDesk, pinSet, bridge, queries],
   );
-  // Opened (or reloaded) while the host is locked: show the lock at once.
+  // Opened (or reloaded) while the host is locked: show the lock at once, once the session says
+  // this is not a desk asking for its first manager: the first-start screen asks that PIN itself.
   useEffect(() => {
-    if (pin?.locked) setReason((current) => current ?? 'manual');
-  }, [pin?.locked]);
+    if (pin?.locked && staff && !staffDesk) setReason((current) => current ?? 'manual');
+  }, [pin?.locked, staff, staffDesk]);
   const unlocked = useCallback(() => {
     setReason(null);
     // What was refused while locked is read again now.

@@ -135,7 +135,8 @@ function FirstStart({ session, onDone }: { session: StaffSession; onDone(): void
     const result = await bridge.staff.setup({ name: name.trim(), pin, ...(session.lock_pin_set ? { lock_pin: lockPin } : {}) });
     setBusy(false);
     if (!result.ok) {
-      const field = result.error.errors?.[0]?.path;
+      // A wrong lock PIN, or its wait, is the lock PIN field's (the host names no field for it).
+      const field = result.error.code === 'pin_incorrect' || result.error.code === 'pin_wait' ? 'lock_pin' : result.error.errors?.[0]?.path;
       setErrors({ [field === 'name' || field === 'pin' || field === 'lock_pin' ? field : 'form']: refusalText(result.error) });
       return;
     }
