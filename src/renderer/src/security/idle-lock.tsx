@@ -54,6 +54,8 @@ export function IdleLock({ children }: { children: ReactNode }) {
   const settings = useBridgeQuery('idleLock.get', {}).data;
   const staff = useStaffSession().data;
   const staffDesk = signsIn(staff);
+  // A boolean, not the session: a session read again (after an unlock) must not lock again.
+  const staffKnown = staff !== null;
   const person = staff?.signed_in ?? null;
   const minutes = (person ? settings?.by_role[person.role] : settings?.minutes) ?? IDLE_LOCK_DEFAULT_MINUTES;
   const [reason, setReason] = useState<LockReason | null>(null);
@@ -77,8 +79,8 @@ export function IdleLock({ children }: { children: ReactNode }) {
   // Opened (or reloaded) while the host is locked: show the lock at once, once the session says
   // this is not a desk asking for its first manager: the first-start screen asks that PIN itself.
   useEffect(() => {
-    if (pin?.locked && staff && !staffDesk) setReason((current) => current ?? 'manual');
-  }, [pin?.locked, staff, staffDesk]);
+    if (pin?.locked && staffKnown && !staffDesk) setReason((current) => current ?? 'manual');
+  }, [pin?.locked, staffKnown, staffDesk]);
   const unlocked = useCallback(() => {
     setReason(null);
     // What was refused while locked is read again now.
