@@ -3,11 +3,11 @@ import type { createStaffFile } from '../security/staff-file';
 import type { WorkstationLock } from '../security/workstation-lock';
 import type { HandlersFor } from './handlers';
 
-type StaffMethod = 'staff.session' | 'staff.setup' | 'staff.signIn' | 'staff.signOut' | 'staff.list' | 'staff.add' | 'staff.update' | 'staff.exportFile' | 'staff.importFile' | 'lock.engage';
+type StaffMethod = 'staff.session' | 'staff.setup' | 'staff.signIn' | 'staff.signOut' | 'staff.choosePin' | 'staff.list' | 'staff.add' | 'staff.update' | 'staff.exportFile' | 'staff.importFile' | 'lock.engage';
 
 /**
- * Staff and sign-in (security/staff-accounts.ts). The idle time-out (`lock.engage`) signs the
- * person out once the desk has staff: the next one signs in with their own PIN.
+ * Staff and sign-in (security/staff-accounts.ts). The idle time-out (`lock.engage`, reason
+ * `idle`: audited as a time-out) signs the person out once the desk has staff: the next one signs in with their own PIN.
  */
 export function staffHandlers({ staff, lock, staffFile }: { staff: StaffAccounts; lock: WorkstationLock; staffFile: ReturnType<typeof createStaffFile> }): HandlersFor<StaffMethod> {
   return {
@@ -15,6 +15,7 @@ export function staffHandlers({ staff, lock, staffFile }: { staff: StaffAccounts
     'staff.setup': (input) => staff.setup(input),
     'staff.signIn': (input) => staff.signIn(input),
     'staff.signOut': async () => staff.signOut(),
+    'staff.choosePin': (input) => staff.choosePin(input),
     'staff.list': async () => staff.list(),
     'staff.add': (input) => staff.add(input),
     'staff.update': (input) => staff.update(input),
@@ -25,8 +26,8 @@ export function staffHandlers({ staff, lock, staffFile }: { staff: StaffAccounts
       staff.refreshSignedIn();
       return imported;
     },
-    'lock.engage': async () => {
-      staff.signOut('lock');
+    'lock.engage': async (input) => {
+      staff.signOut(input.reason === 'idle' ? 'time_out' : 'lock');
       return lock.engage();
     },
   };

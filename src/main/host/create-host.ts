@@ -119,6 +119,8 @@ export interface HostOptions {
   log?: HostLog;
   /** Wrong-PIN tries and waits (tests: short waits); the defaults are the product's. */
   pinPolicy?: Partial<PinPolicy>;
+  /** A desk with no staff yet shows the first-start screen; default true (see StaffAccountDeps). */
+  askFirstManager?: boolean;
   /** The OS check that may unlock instead of the PIN (Touch ID, desktop app on macOS). */
   systemUnlock?: SystemUnlock;
   /** OS notifications (desktop app); absent, the page shows its own toasts. */
@@ -256,7 +258,7 @@ export function createHost(options: HostOptions): Host {
 
   const lock = createWorkstationLock({ db, clock, policy: options.pinPolicy, systemUnlock: options.systemUnlock });
   // The OS locked the screen or slept: with a PIN set, the host locks too.
-  staff = createStaffAccounts({ db, clock, ids, audit, lock, policy: options.pinPolicy });
+  staff = createStaffAccounts({ db, clock, ids, audit, lock, policy: options.pinPolicy, askFirstManager: options.askFirstManager });
   const staffAccounts = staff;
   events.on('session.locked', () => {
     staffAccounts.signOut('lock');
