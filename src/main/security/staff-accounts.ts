@@ -116,6 +116,8 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     session,
     hasStaff,
     current: (): SignedIn | null => current,
+    /** The signed-in person still has a PIN a manager set (and so knows): theirs to replace first. */
+    mustChoosePin: (): boolean => current !== null && mustChoosePin().includes(current.id),
 
     /** First start: the one screen's name and PIN become the desk's manager, signed in. */
     setup: (input: unknown) =>

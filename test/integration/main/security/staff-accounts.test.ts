@@ -189,11 +189,18 @@ describe('staff accounts (issue 28)', () => {
     expect((await ok('staff.signIn', { id: manager!.id, pin: '135791' })).must_choose_pin).toBe(false);
     await ok('staff.signOut');
     expect(await ok('staff.signIn', { id: ana.id, pin: '111222' })).toMatchObject({ signed_in: { name: 'Ana Front' }, must_choose_pin: true });
+    // Until she has, the host does nothing else for her: the manager knows that PIN.
+    const unchosen = fx.snapshot();
+    expect(await refused('patients.list')).toMatchObject({ code: 'choose_pin_required' });
+    expect(await refused('patients.create', { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' })).toMatchObject({ code: 'choose_pin_required' });
+    expect(fx.snapshot()).toEqual(unchosen);
+    expect(await ok('staff.session')).toMatchObject({ must_choose_pin: true });
     const before = fx.snapshot();
     expect(await refused('staff.choosePin', { pin: '123' })).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path: 'pin' })] });
     expect(fx.snapshot()).toEqual(before);
     expect((await ok('staff.choosePin', { pin: '864200' })).must_choose_pin).toBe(false);
     expect(auditEntries().at(-1)).toEqual({ actor: `Ana Front (${os})`, action: 'staff_changed', record_id: ana.id });
+    await ok('patients.list');
     await ok('staff.signOut');
     expect(await refused('staff.choosePin', { pin: '864201' })).toMatchObject({ code: 'sign_in_required' });
     expect(await refused('staff.signIn', { id: ana.id, pin: '111222' })).toMatchObject({ code: 'pin_incorrect' });
