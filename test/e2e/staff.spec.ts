@@ -121,10 +121,13 @@ for (const size of SIZES) {
       await page.clock.fastForward('01:05');
       await expect(signInScreen(page)).toBeVisible();
       await expect(page.getByLabel('First name', { exact: true })).toHaveCount(0);
+      // The sign-in screen says why it is back: nothing broke.
+      await expect(page.getByTestId('sign-out-note')).toHaveText('Nobody used this desk for 1 minute. Ben Front was signed out.');
       await desk.shot('timed-out');
 
       // Ana comes back: her intake as she left it.
       await signIn(page, ANA.name, ANA.pin);
+      await expect(page.getByTestId('sign-out-note')).toHaveCount(0);
       await openScreen(page, 'Intake');
       await expect(page.getByLabel('First name', { exact: true })).toHaveValue('Half');
       await expect(page.getByLabel('Last name', { exact: true })).toHaveValue('Done');

@@ -5,6 +5,7 @@ import { useBridge } from '../bridge/bridge-provider';
 import { setBridgeData } from '../bridge/query-client';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { createIdleTimer, type IdleTimer } from './idle-timer';
+import { noteSignOut } from './sign-out-note';
 import { PinUnlock } from './pin-unlock';
 import { sessionChanged, signsIn, useStaffSession } from './staff-session';
 import './idle-lock.css';
@@ -66,6 +67,7 @@ export function IdleLock({ children }: { children: ReactNode }) {
   const lock = useCallback(
     (why: LockReason) => {
       if (staffDesk) {
+        if (person) noteSignOut(`${REASONS[why](minutes)} ${person.name} was signed out.`);
         // The host signs the person out (the OS lock: it already did); the gate shows the sign-in.
         const engaged = why === 'idle' || why === 'manual' ? bridge.lock.engage({ reason: why }) : Promise.resolve(null);
         void engaged.then(() => bridge.staff.session({})).then((result) => result.ok && sessionChanged(queries, result.value));
@@ -74,7 +76,7 @@ export function IdleLock({ children }: { children: ReactNode }) {
       setReason((current) => current ?? why);
       if (pinSet) void bridge.lock.engage({}).then((result) => result.ok && setBridgeData(queries, 'lock.status', {}, result.value));
     },
-    [staffDesk, pinSet, bridge, queries],
+    [staffDesk, person, minutes, pinSet, bridge, queries],
   );
   // Opened (or reloaded) while the host is locked: show the lock at once, once the session says
   // this is not a desk asking for its first manager: the first-start screen asks that PIN itself.

@@ -5,6 +5,7 @@ import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 import { TextField } from '../ui/field';
 import { Loading, Notice } from '../ui/notice';
+import { noteSignOut, signOutNote } from './sign-out-note';
 import { isSwitchUserKey, pickByTyping, sessionChanged, signsIn, useStaffSession } from './staff-session';
 import './staff-gate.css';
 
@@ -250,15 +251,24 @@ function SignIn({ session }: { session: StaffSession }) {
     const result = await bridge.staff.signIn({ id: person.id, pin });
     setBusy(false);
     setPin('');
-    if (result.ok) return sessionChanged(queries, result.value);
+    if (result.ok) {
+      noteSignOut(null);
+      return sessionChanged(queries, result.value);
+    }
     setError(result.error.message);
     pinRef.current?.focus();
   };
 
   if (recovery) return <EmergencyAccess onBack={() => setRecovery(false)} />;
 
+  const leftBecause = signOutNote();
   return (
     <GateFrame title="Who is at the desk?">
+      {leftBecause && (
+        <p className="notice notice--info" role="status" data-testid="sign-out-note">
+          {leftBecause}
+        </p>
+      )}
       <p className="muted">Type the first letters of your name, Enter, your PIN, Enter.</p>
       <form className="stack" aria-label="Sign in" onSubmit={(event) => void submit(event)} noValidate>
         <div className="field">
