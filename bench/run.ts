@@ -13,6 +13,7 @@ import { outboxSize } from './outbox-size';
 import { startup } from './startup';
 import { syncDrain } from './sync-drain';
 import { uiToday } from './ui-today';
+import { uiAnswer } from './ui-answer';
 
 /**
  * `npm run bench [-- --quick] [-- --only NAME]`: every benchmark, each against its raw
@@ -31,6 +32,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   practice_pull: practicePull,
   schedule,
   ui_schedule: uiSchedule,
+  ui_answer: uiAnswer,
   estimate,
   end_of_day: endOfDay,
 };
