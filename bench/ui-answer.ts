@@ -26,6 +26,7 @@ const wallNow = () => performance.timeOrigin + performance.now();
  */
 const PROBE = `
   window.__painted = {};
+  performance.setResourceTimingBufferSize(100000);
   window.__seenPending = new Set();
   window.__memberShownAt = null;
   window.__expectMember = null;
@@ -73,6 +74,11 @@ const DROP = pageFunction<{ base64: string; type: string; member: string }, numb
   const at = performance.timeOrigin + performance.now();
   document.querySelector('[data-testid="photo-front"]').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
   return at;
+`);
+/** The first read of the patient begun after `arg` (wall-clock ms): when it left and when its answer was in. */
+const PATIENT_READ = pageFunction<number, { start: number; end: number } | null>(`
+  const entry = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/bridge/desk.patient') && performance.timeOrigin + e.startTime > arg);
+  return entry ? { start: performance.timeOrigin + entry.startTime, end: performance.timeOrigin + entry.responseEnd } : null;
 `);
 const MEMBER_SHOWN = pageFunction<void, number | null>('return window.__memberShownAt > 0 ? window.__memberShownAt : null;');
 
@@ -126,6 +132,11 @@ export const uiAnswer: Benchmark = async ({ quick }) => {
     };
     webHost = await startWebHost({ dataDir: path.join(temp.dir, 'host'), rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: sandbox.url, apiKey: 'bench-ui-answer' }, log });
     const host = webHost.host;
+    // Where the time goes: when the desk has stored the answer and told its screens.
+    const changedAt = new Map<string, number[]>();
+    host.events.on('records.changed', (change) => {
+      if (change.collection === 'electronic_eligibility_checks') changedAt.set(change.id, [...(changedAt.get(change.id) ?? []), wallNow()]);
+    });
     const patient = await host.bridge['patients.create']({ first_name: 'Answer', last_name: 'Bench', date_of_birth: '1980-04-12' });
     await host.bridge['cards.create']({ patient_id: patient.id, member_id: 'W200001', insurance_carrier_ids: [SEED_CLEARINGHOUSE_ENTITIES[0].id] });
 
@@ -139,6 +150,7 @@ export const uiAnswer: Benchmark = async ({ quick }) => {
 
     const remoteIdOf = host.database.sqlite.prepare<[string], { remote_id: string | null }>('SELECT remote_id FROM electronic_eligibility_checks WHERE id = ?');
     const afterAnswer: number[] = [];
+    const parts = { stored: [] as number[], toRead: [] as number[], read: [] as number[], toPaint: [] as number[] };
     const loads: number[] = [];
     const seen: string[] = [];
     for (let i = 0; i < checks + 1; i++) {
@@ -152,6 +164,15 @@ export const uiAnswer: Benchmark = async ({ quick }) => {
       if (i > 0) {
         afterAnswer.push(painted.at - left);
         loads.push(load());
+        // The check changes more than once (made, sent, answered): the answer's change is the first after it left the sandbox.
+        const stored = (changedAt.get(painted.id) ?? []).find((at) => at >= left);
+        const read = stored === undefined ? null : await checkPage.evaluate(PATIENT_READ, stored);
+        if (stored !== undefined && read) {
+          parts.stored.push(stored - left);
+          parts.toRead.push(read.start - stored);
+          parts.read.push(read.end - read.start);
+          parts.toPaint.push(painted.at - read.end);
+        }
       }
       await checkPage.waitForTimeout(100);
     }
@@ -194,6 +215,10 @@ export const uiAnswer: Benchmark = async ({ quick }) => {
       { name: `ui_answer.check_after_answer_p95 (${loadNote})`, value: round(p95), unit: 'ms', baseline: null, ratio: null, goal: '< 100 ms', met: p95 < 100 },
       { name: 'ui_answer.check_after_answer_p50', value: round(median(afterAnswer)), unit: 'ms', baseline: null, ratio: null },
       { name: 'ui_answer.check_after_answer_max', value: round(Math.max(...afterAnswer)), unit: 'ms', baseline: null, ratio: null },
+      { name: 'ui_answer.check_part_stored_p50 (answer left → desk stored it and told)', value: round(median(parts.stored)), unit: 'ms', baseline: null, ratio: null },
+      { name: 'ui_answer.check_part_event_to_read_p50 (→ the screen asks)', value: round(median(parts.toRead)), unit: 'ms', baseline: null, ratio: null },
+      { name: 'ui_answer.check_part_read_p50 (desk.patient over HTTP)', value: round(median(parts.read)), unit: 'ms', baseline: null, ratio: null },
+      { name: 'ui_answer.check_part_read_to_paint_p50 (render, focus, frame)', value: round(median(parts.toPaint)), unit: 'ms', baseline: null, ratio: null },
       { name: 'ui_answer.photo_after_reading_p95', value: round(photoP95), unit: 'ms', baseline: null, ratio: null, goal: '< 100 ms', met: photoP95 < 100 },
       { name: 'ui_answer.photo_after_reading_p50', value: round(median(afterReading)), unit: 'ms', baseline: null, ratio: null },
       { name: 'ui_answer.photo_reading_p50 (excluded)', value: round(median(reading)), unit: 'ms', baseline: null, ratio: null },
