@@ -14,6 +14,7 @@ import { startup } from './startup';
 import { syncDrain } from './sync-drain';
 import { uiToday } from './ui-today';
 import { uiAnswer } from './ui-answer';
+import { uiLoad } from './ui-load';
 
 /**
  * `npm run bench [-- --quick] [-- --only NAME]`: every benchmark, each against its raw
@@ -33,6 +34,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   schedule,
   ui_schedule: uiSchedule,
   ui_answer: uiAnswer,
+  ui_load: uiLoad,
   estimate,
   end_of_day: endOfDay,
 };
