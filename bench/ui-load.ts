@@ -8,7 +8,7 @@ import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
 import { createDayOfVisits } from '@test/support/batch/day-of-visits';
 import { seedPracticeFile } from '@test/support/sync/practice-seed';
 import { makeTempDir } from '@test/support/temp-dir';
-import { median, percentile, round, scrollFrames, type BenchResult, type Benchmark } from './harness';
+import { median, pageFunction, percentile, round, scrollFrames, type BenchResult, type Benchmark } from './harness';
 import { startSandboxWorker, type Upstream } from './sync-drain';
 import { CHROMIUM_ARGS } from './ui-today';
 
@@ -51,9 +51,50 @@ interface Measured {
   lastedThrough: boolean;
 }
 
+/** The page's bridge reads since the last call, per method: how many, and the bytes they carried. */
+const READS = pageFunction<void, Record<string, { reads: number; kb: number }>>(`
+  const out = {};
+  for (const e of performance.getEntriesByType('resource')) {
+    const m = /\\/bridge\\/([^/?]+)$/.exec(e.name);
+    if (!m) continue;
+    const o = out[m[1]] || (out[m[1]] = { reads: 0, kb: 0 });
+    o.reads++;
+    o.kb += e.encodedBodySize / 1024;
+  }
+  performance.clearResourceTimings();
+  performance.setResourceTimingBufferSize(100000);
+  return out;
+`);
+
+/**
+ * Runs in the page before its scripts: every long animation frame (Chromium's LoAF entries),
+ * so the bench can say where a slow frame's time went: which scripts, or style and layout.
+ */
+const LONG_FRAMES_PROBE = `
+  window.__loaf = [];
+  new PerformanceObserver((list) => { window.__loaf.push(...list.getEntries()); }).observe({ type: 'long-animation-frame', buffered: true });
+`;
+/** The long frames since the last call: their time in scripts by what invoked them, and in style and layout. */
+const LONG_FRAMES = pageFunction<void, { frames: number; total: number; layout: number; scripts: [string, number][] }>(`
+  const entries = window.__loaf.splice(0);
+  const scripts = {};
+  let total = 0, layout = 0;
+  for (const e of entries) {
+    total += e.duration;
+    if (e.styleAndLayoutStart) layout += e.startTime + e.duration - e.styleAndLayoutStart;
+    for (const s of e.scripts) {
+      const key = s.invoker + (s.sourceFunctionName ? ' ' + s.sourceFunctionName : '');
+      scripts[key] = (scripts[key] || 0) + s.duration;
+    }
+  }
+  return { frames: entries.length, total, layout, scripts: Object.entries(scripts).sort((a, b) => b[1] - a[1]).slice(0, 4) };
+`);
+
 /** Schedule, then Today, scrolled `frames` frames each, `rounds` times; `running()` asked at the end. */
 async function measure(page: Page, rounds: number, frames: number, running: () => Promise<boolean>): Promise<Measured> {
   const measured: Measured = { runs: { schedule: [], today: [] }, loads: [], lastedThrough: false };
+  await page.evaluate(READS);
+  const started = Date.now();
   for (let round = 0; round < rounds; round++) {
     for (const name of ['schedule', 'today'] as const) {
       const screen = SCREENS[name];
@@ -66,11 +107,21 @@ async function measure(page: Page, rounds: number, frames: number, running: () =
         process.stderr.write(`  ui_load: ${name} did not open (screenshot ${shot})\n`);
         throw error;
       }
+      await page.evaluate(LONG_FRAMES);
       measured.runs[name].push(await page.evaluate(scrollFrames(screen.list), { frames, step: screen.step }));
+      const long = await page.evaluate(LONG_FRAMES);
+      const scripts = long.scripts.map(([what, ms]) => `${what} ${ms.toFixed(0)}`).join('; ');
+      process.stderr.write(`    ${name}: ${long.frames} long frames, ${long.total.toFixed(0)} ms, style+layout ${long.layout.toFixed(0)} ms; scripts: ${scripts}\n`);
       measured.loads.push(os.loadavg()[0]);
     }
   }
   measured.lastedThrough = await running();
+  // Where the renderer's time may go: what the screens read meanwhile (each answer parsed on its thread).
+  const seconds = (Date.now() - started) / 1000;
+  const reads = Object.entries(await page.evaluate(READS))
+    .sort((a, b) => b[1].kb - a[1].kb)
+    .map(([method, r]) => `${method} ${r.reads} (${(r.kb / 1024).toFixed(1)} MB)`);
+  process.stderr.write(`    reads in ${seconds.toFixed(0)} s: ${reads.join(', ')}\n`);
   return measured;
 }
 
@@ -111,6 +162,7 @@ export const uiLoad: Benchmark = async ({ quick }) => {
 
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();
+    await page.addInitScript(LONG_FRAMES_PROBE);
     // The desk starts pulling the practice as soon as it starts: the page is open before.
     webHost = await startWebHost({ dataDir, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: upstream.url, apiKey: upstream.apiKey } });
     const host = webHost.host;
