@@ -32,7 +32,7 @@ const SCROLL = scrollFrames('.today-list');
 async function framesDuringBackup(root: string, dataDir: string, key: Buffer): Promise<{ during: number[]; alone: number[] }> {
   const outDir = path.join(root, 'out');
   execFileSync(path.join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build', '--outDir', outDir], { stdio: 'ignore' });
-  const web = await startWebHost({ dataDir, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: `http://127.0.0.1:${await closedPort()}`, apiKey: 'bench-offline' } });
+  const web = await startWebHost({ dataDir, askFirstManager: false, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: `http://127.0.0.1:${await closedPort()}`, apiKey: 'bench-offline' } });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     const page = await (await browser.newContext({ viewport: { width: 1366, height: 820 } })).newPage();

@@ -144,6 +144,8 @@ async function onScreen(tempDir: string, report: EndOfDay, rounds: number): Prom
     execFileSync(path.join(process.cwd(), 'node_modules', '.bin', 'electron-vite'), ['build', '--outDir', outDir], { stdio: 'ignore' });
     webHost = await startWebHost({
       dataDir: tempDir,
+      // The desk as before staff: the bench opens the page straight at Today.
+      askFirstManager: false,
       rendererDir: path.join(outDir, 'renderer'),
       localApi: false,
       hotFolder: false,

@@ -40,7 +40,7 @@ export const uiSchedule: Benchmark = async ({ quick }) => {
     } finally {
       await seeding.close();
     }
-    webHost = await startWebHost({ dataDir, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, sync: { sandboxDelayMs: 200 } });
+    webHost = await startWebHost({ dataDir, askFirstManager: false, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, sync: { sandboxDelayMs: 200 } });
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(webHost.url);

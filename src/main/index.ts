@@ -1,13 +1,14 @@
 import { app, BrowserWindow, dialog, ipcMain, Notification, powerMonitor, protocol, safeStorage, session, shell, systemPreferences, type WebContents } from 'electron';
 import { autoUpdater } from 'electron-updater';
 import path from 'node:path';
-import { createHost, hostPaths, type Host } from './host/create-host';
+import { createHost, type Host } from './host/create-host';
 import { onlyHere } from './sync/only-here';
 import { quitWarning } from '../shared/bridge/only-here';
-import { databaseFileState } from './db/database-cipher';
-import { keyFilePaths, readOrCreateWrappedKey } from './db/database-key';
+import { RECOVERED_NOTICE, startDeskKey } from './security/desk-key-start';
+import { systemClock } from './support/clock';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler, originOf } from './shell/app-protocol';
 import { resolveUpdateFeed, startAutoUpdates } from './shell/auto-update';
+import { recoveryCodeScreen } from './shell/recovery-code-screen';
 import { forwardBridgeEvents, isTrustedSender, registerBridgeIpc } from './shell/ipc-bridge';
 import { applyNavigationPolicy } from './shell/navigation-policy';
 import { applyPermissionPolicy } from './shell/permission-policy';
@@ -44,12 +45,16 @@ function createWindow(): BrowserWindow {
   return window;
 }
 
-async function openHost(onRestartNeeded: () => void): Promise<Host> {
+// Asked only when the OS key store has lost the desk's key; closed once the desk's window is up.
+const recoveryScreen = recoveryCodeScreen({ openWindow: (options) => new BrowserWindow(options) });
+
+/** The host, or null when the person closed the recovery code's screen (nothing changed). */
+async function openHost(onRestartNeeded: () => void): Promise<Host | null> {
   const dataDir = path.join(app.getPath('userData'), 'data');
-  const encryptionKey = await readOrCreateWrappedKey(
-    { file: keyFilePaths(dataDir).wrapped, mayCreate: databaseFileState(hostPaths(dataDir).database) !== 'encrypted' },
-    { protector: safeStorage, platform: process.platform },
-  );
+  const opened = await startDeskKey({ protector: safeStorage, platform: process.platform, clock: systemClock, askRecoveryCode: recoveryScreen.ask }, { dataDir });
+  if (opened === null) return null;
+  if (opened.recovered) void dialog.showMessageBox({ type: 'info', message: 'Coverdesk opened with the recovery code', detail: RECOVERED_NOTICE });
+  const encryptionKey = opened.key;
   return createHost({
     dataDir,
     encryptionKey,
@@ -96,7 +101,12 @@ async function main(): Promise<void> {
   let restartApp = () => {};
   try {
     // Damage found or a backup staged: the next start sets the file aside or swaps the backup in.
-    host = await openHost(() => restartApp());
+    const opened = await openHost(() => restartApp());
+    if (opened === null) {
+      app.quit();
+      return;
+    }
+    host = opened;
   } catch (error) {
     // Key and database errors are written for the person at the desk and carry no PHI.
     dialog.showErrorBox('Coverdesk cannot start', error instanceof Error ? error.message : 'Coverdesk could not open its data.');
@@ -118,6 +128,7 @@ async function main(): Promise<void> {
 
   await host.start();
   let window = createWindow();
+  recoveryScreen.close();
   app.on('second-instance', () => {
     if (window.isDestroyed()) window = createWindow();
     if (window.isMinimized()) window.restore();

@@ -12,7 +12,7 @@ test('a damaged database found after the page opened: the banner appears without
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-damaged-'));
   await deskWith(dataDir, 400);
   flipByteInAPage(dataDir);
-  const web = await startWebHost({ dataDir, port: 0, localApi: false, hotFolder: false });
+  const web = await startWebHost({ dataDir, port: 0, askFirstManager: false, localApi: false, hotFolder: false });
   try {
     const first = web.host;
     await page.setViewportSize({ width: 1366, height: 820 });

@@ -128,3 +128,13 @@ export async function checkOfficeVisitForEstimate(page: Page, allowedCents: numb
   const now = new Date().toISOString();
   return { tile, expected: estimateVisit({ summary, allowed_cents: allowedCents, checked_at: now, now, freshness_days: 30 }) };
 }
+
+/** The first-start screen (issue 28): the manager's name and PIN, once, and the desk opens signed in as them. */
+export async function firstStart(page: Page, manager: { name: string; pin: string }): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1, name: 'Welcome: who manages this desk?' })).toBeVisible();
+  await page.getByLabel('Your name').fill(manager.name);
+  await page.getByLabel('Your PIN', { exact: true }).fill(manager.pin);
+  await page.getByLabel('Your PIN again').fill(manager.pin);
+  await page.getByRole('button', { name: 'Start using Coverdesk' }).click();
+  await expect(page.getByTestId('signed-in')).toContainText(manager.name);
+}

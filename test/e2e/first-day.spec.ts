@@ -2,7 +2,7 @@ import * as schema from '@src/main/db/schema';
 import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
 import { scannedCardWithCopay } from './card-images';
-import { chooseFront, dropSchedule, memberIdField, runCheck, saveReadCard, tomorrow } from './desk-actions';
+import { chooseFront, dropSchedule, firstStart, memberIdField, runCheck, saveReadCard, tomorrow } from './desk-actions';
 import { expect, test } from './fixtures';
 
 /**
@@ -23,7 +23,7 @@ const LIVE_KEY = 'sk_e2e_live_service';
 
 for (const size of SIZES) {
   test.describe(`at ${size.name}`, () => {
-    test.use({ viewport: { width: size.width, height: size.height } });
+    test.use({ viewport: { width: size.width, height: size.height }, staff: 'first_start' });
 
     let live: Sandbox | undefined;
     test.afterEach(async () => {
@@ -36,6 +36,10 @@ for (const size of SIZES) {
       const { page } = desk;
       const provider = SEED_PROVIDERS[0];
       const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
+
+      // --- First start: the manager's name and PIN on one screen, then the desk (issue 28).
+      await desk.shot('00-first-start');
+      await firstStart(page, { name: 'Maria Manager', pin: '135790' });
 
       // --- Setup: a fresh install asks for the provider the practice bills under before any check.
       await expect(heading('Today')).toBeVisible();

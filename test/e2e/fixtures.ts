@@ -2,6 +2,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
 import { startWebHost, type WebHost, type WebHostOptions } from '@src/main/web-host/start-web-host';
 
 /** Screenshots kept as artifacts of every run, one folder, named by test. */
@@ -25,21 +26,40 @@ export interface Desk {
 type HostOverrides = Omit<WebHostOptions, 'dataDir' | 'port'>;
 
 /**
+ * Staff on the desk (issue 28). `none` (the default): the desk as before staff existed, no
+ * sign-in, so every older spec runs as it did. `first_start`: the page opens at the first-start
+ * screen. `{ manager }`: that manager is made through the host and signs in through the page.
+ */
+export type StaffOption = 'none' | 'first_start' | { manager: { name: string; pin: string } };
+
+/**
  * Each test gets its own host (real SQLite on a temporary data dir, the embedded sandbox,
  * the sync worker, the local API) behind the real web host, and a page opened at the URL it
  * printed. `hostOptions` lets a test point it at an upstream it controls.
  */
-export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
+export const test = base.extend<{ hostOptions: HostOverrides; staff: StaffOption; desk: Desk }>({
   hostOptions: [{}, { option: true }],
-  desk: async ({ page, hostOptions }, use, testInfo) => {
+  staff: ['none', { option: true }],
+  desk: async ({ page, hostOptions, staff }, use, testInfo) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-'));
     const web = await startWebHost({
       dataDir,
       port: 0,
       // Fast, product-shaped sync: short backoffs so an outage ends in seconds, not minutes.
       sync: { sandboxDelayMs: 500, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } },
+      askFirstManager: staff !== 'none',
       ...hostOptions,
     });
+    if (typeof staff === 'object') {
+      // Made through the host, then signed out: the page signs in as a person would.
+      for (const [method, input] of [
+        ['staff.setup', staff.manager],
+        ['staff.signOut', {}],
+      ] as const) {
+        const result = await dispatchBridgeCall(web.host.bridge, method, input);
+        if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
+      }
+    }
     const errors: string[] = [];
     const consoleLines: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
@@ -49,6 +69,7 @@ export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
       if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
     });
     await page.goto(web.url);
+    if (typeof staff === 'object') await signIn(page, staff.manager.name, staff.manager.pin);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const slug = testInfo.titlePath.slice(1).join(' ').replace(/[^a-z0-9]+/gi, '-').toLowerCase().slice(0, 80);
     await use({
@@ -70,5 +91,18 @@ export const test = base.extend<{ hostOptions: HostOverrides; desk: Desk }>({
     expect(errors, 'uncaught errors in the page').toEqual([]);
   },
 });
+
+/** Signs in at the sign-in screen by keyboard alone: the name's first letters, Enter, the PIN, Enter. */
+export async function signIn(page: Page, name: string, pin: string): Promise<void> {
+  const names = page.getByRole('listbox', { name: 'Name' });
+  await expect(names).toBeFocused();
+  await page.keyboard.type(name.slice(0, 3));
+  await expect(names.getByRole('option', { name, selected: true })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel(`PIN for ${name}`)).toBeFocused();
+  await page.keyboard.type(pin);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('signed-in')).toContainText(name);
+}
 
 export { expect };

@@ -3,9 +3,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { firstStart } from './desk-actions';
 
 // `npm run start:web` as a person runs it (less the build, which `npm test` has done).
-base('start:web prints a URL with a per-run secret; the page works with it and refuses without it', async ({ page }) => {
+base('start:web prints a URL with a per-run secret; the page works with it (first start: the manager’s name and PIN) and refuses without it', async ({ page }) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-cli-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web-host/cli.ts', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
@@ -21,6 +22,8 @@ base('start:web prints a URL with a per-run secret; the page works with it and r
     });
 
     await page.goto(url);
+    // The first start asks the manager's name and PIN on one screen, and nothing more (issue 28).
+    await firstStart(page, { name: 'Maria Manager', pin: '135790' });
     await expect(page.getByRole('heading', { name: 'Today' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Sandbox mode' })).toBeVisible();
 

@@ -63,6 +63,8 @@ function subjectResolver(db: Db): (recordId: string) => Subject {
       return ofCard(item?.insurance_card_id, 'scanned card');
     }
     if (!collection && prefix === ID_PREFIX.integration) return { patientId: null, patientName: null, kind: 'local API integration' };
+    // Sign-ins, time-outs and staff changes name a person of the desk's staff, never a patient.
+    if (!collection && prefix === ID_PREFIX.staff) return { patientId: null, patientName: null, kind: 'staff member' };
     if (recordId.startsWith('setting:')) return { patientId: null, patientName: null, kind: `setting ${recordId.slice('setting:'.length).replace(/_/g, ' ')}` };
     if (recordId.startsWith('desk:')) return { patientId: null, patientName: null, kind: 'this desk' };
     if (!collection && prefix === 'col') {

@@ -13,6 +13,8 @@ export function settingsHandlers(deps: {
   hotFolder?: Pick<HotFolderComponent, 'reload'>;
   /** How a new API key is tried before it is saved; absent, keys are saved untried. */
   keyProbe?: ConnectionTestDeps;
+  /** Told the settings as saved, for every open screen. */
+  onChange?: (settings: DeskSettings) => void;
 }): HandlersFor<'settings.get' | 'settings.update' | 'settings.testConnection'> {
   const current = (): DeskSettings => {
     const saved = deps.settings.read();
@@ -32,6 +34,7 @@ export function settingsHandlers(deps: {
       const { upstreamTouched } = deps.settings.update(change);
       if (upstreamTouched) await deps.sync.reconnect();
       if (change.hot_folder !== undefined) await deps.hotFolder?.reload();
+      deps.onChange?.(current());
       // Saving the service or its key is how a desk says "use this": say at once whether it works.
       return { ...current(), connection: upstreamTouched ? await deps.sync.testConnection() : null };
     },

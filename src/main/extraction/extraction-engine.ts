@@ -10,7 +10,7 @@ import type { LabelledField } from './field-labels';
 import { readCardFields, type FieldSources } from './field-parser';
 import { createOcrWorker, type OcrBox, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
-import { crop, negative, prepareCard, toPgm, withoutRules, type PreparedImage, type PrepareOptions } from './prepare-image';
+import { crop, enlargeRegion, negative, prepareCard, toPgm, withoutRules, type PreparedImage, type PrepareOptions } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -132,6 +132,39 @@ const CARD_EVIDENCE: ExtractedFieldName[] = ['member_id', 'group_number', 'rx_bi
 const ENOUGH_EVIDENCE = 2;
 /** The long side a scaled-down photo is read at the second time: a card small in a screenshot at its own size. */
 const WHOLE_PHOTO_SIDE = 2600;
+
+/**
+ * Print smaller than this (median height of the values read, in pixels) is under what the
+ * model reads well: a card small in a screenshot of a document, a page scanned at low
+ * resolution. Such print is read again, enlarged to `PRINT_HEIGHT`, the region around the
+ * values read (`AROUND_VALUES` text heights each way: the card's other columns and its
+ * logo), no larger than `ENLARGED_SIDE`.
+ */
+const SMALL_PRINT = 16;
+const PRINT_HEIGHT = 30;
+const AROUND_VALUES = { x: 20, y: 8 };
+const ENLARGED_SIDE = 2400;
+
+/** Where small print on one side is, and how much to enlarge it; none when the print is large enough. */
+export function smallPrintRegion(size: { width: number; height: number }, values: OcrBox[]): { box: OcrBox; scale: number } | undefined {
+  if (values.length === 0) return undefined;
+  const heights = values.map((b) => b.y1 - b.y0).sort((a, b) => a - b);
+  const h = heights[Math.floor(heights.length / 2)];
+  if (h <= 0 || h >= SMALL_PRINT) return undefined;
+  const box = {
+    x0: Math.max(0, Math.min(...values.map((b) => b.x0)) - AROUND_VALUES.x * h),
+    y0: Math.max(0, Math.min(...values.map((b) => b.y0)) - AROUND_VALUES.y * h),
+    x1: Math.min(size.width, Math.max(...values.map((b) => b.x1)) + AROUND_VALUES.x * h),
+    y1: Math.min(size.height, Math.max(...values.map((b) => b.y1)) + AROUND_VALUES.y * h),
+  };
+  const scale = Math.min(PRINT_HEIGHT / h, ENLARGED_SIDE / Math.max(box.x1 - box.x0, box.y1 - box.y0));
+  return scale >= 1.3 ? { box, scale } : undefined;
+}
+
+/** How sure a reading is overall: what decides between two readings with as much evidence. */
+function sureness(fields: ExtractedFields): number {
+  return EXTRACTED_FIELDS.reduce((sum, f) => sum + (fields[f]?.value ? fields[f].confidence : 0), 0);
+}
 
 function evidenceOf(fields: ExtractedFields): number {
   return CARD_EVIDENCE.filter((f) => fields[f] && fields[f].value !== '').length + (fields.member_id && fields.member_id.confidence >= REVIEW_BELOW ? 1 : 0);
@@ -376,6 +409,23 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         const again = await prepareAll(images, { findCard: false, longSide: reduced && !cut ? WHOLE_PHOTO_SIDE : undefined });
         const second = await readPasses(again, context, ran, 'whole:');
         if (evidenceOf(second.read.fields) > evidenceOf(read.fields)) ({ read, firstPages, prepared } = { ...second, prepared: again });
+      }
+    }
+    const small = prepared.map((image, page) =>
+      smallPrintRegion(
+        image,
+        Object.values(read.sources).flatMap((source) => (source && source.page === page ? [source.box] : [])),
+      ),
+    );
+    if (small.some(Boolean)) {
+      const again = await Promise.all(prepared.map((image, page) => (small[page] ? enlargeRegion(image, small[page].box, small[page].scale) : image)));
+      const larger = await readPasses(again, context, ran, 'enlarged:');
+      if (evidenceOf(larger.read.fields) >= evidenceOf(read.fields) && sureness(larger.read.fields) > sureness(read.fields)) {
+        // The payer is matched on the whole reading (a logo above the region, a web address
+        // below it): the surer match of the two stands.
+        const payer = read.fields.payer_name;
+        ({ read, firstPages, prepared } = { ...larger, prepared: again });
+        if (payer && payer.confidence > (read.fields.payer_name?.confidence ?? 0)) read.fields.payer_name = payer;
       }
     }
     const { fields } = read;

@@ -1,7 +1,7 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { asMbi, FIELD_FORMATS } from './field-formats';
-import { PHONE } from './printed-text';
+import { isCaptionWord, isCardWord, PHONE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { matchPayerLines, payerNames } from './payer-match';
@@ -421,6 +421,71 @@ export type FieldSources = Partial<Record<ExtractedFieldName, { page: number; bo
  * the OCR's own certainty, how well the value fits the field's format, how it was found,
  * and how many characters had to be repaired.
  */
+/** The pharmacy block's lines in the order NCPDP's pharmacy ID card guide prints them. */
+const RX_ORDER = ['rx_bin', 'rx_pcn', 'rx_group'] as const;
+/** A value placed by its line's position, not read from its caption: always "check this". */
+const BY_POSITION_AT_MOST = 0.7;
+
+/**
+ * A line that is a caption OCR could not read, then one value: "Rae 610591", "Repex:
+ * MEDDADV", "Rip: 0677175". Small print mangles "RxBIN" past any one-letter rule; what is
+ * left is a short unknown word, an "Rx" misread keeping its R (or P, F, B, K) or the colon
+ * saying a caption was meant. A word the card uses for something else is not one.
+ */
+function misreadCaption(segment: Segment): OcrWord[] | undefined {
+  const [first, ...rest] = segment.words;
+  if (!first || rest.length === 0 || rest.length > 2) return undefined;
+  const letters = first.text.replace(/[:#.]+$/, '');
+  if (!/^[A-Za-z]{2,6}$/.test(letters) || isCaptionWord(letters) || isCardWord(letters)) return undefined;
+  if (!/^[RPFBK]/i.test(letters) && !first.text.endsWith(':')) return undefined;
+  return rest;
+}
+
+/** The segment on the next line down whose left edge lines up with this one's. */
+function lineBelow(segments: Segment[], above: Segment): Segment | undefined {
+  return segments
+    .filter(
+      (s) =>
+        s !== above &&
+        s.page === above.page &&
+        Math.abs(s.bbox.x0 - above.bbox.x0) < 2 * above.height &&
+        s.bbox.y0 >= above.bbox.y0 + 0.5 * above.height &&
+        s.bbox.y0 - above.bbox.y1 < 1.8 * Math.max(above.height, s.height),
+    )
+    .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
+}
+
+/**
+ * NCPDP's pharmacy ID card guide prints RxBIN, RxPCN and RxGRP one under the other, in that
+ * order, the BIN six digits. Where OCR lost a caption in that stack, the line's place in it
+ * says which value it is: the block starts at the BIN (its caption read, or misread with six
+ * digits after it) and has at least two lines; a line whose caption reads as another field
+ * ends it. Only fields the captions did not give are filled, and never as sure.
+ */
+function rxBlockByPosition(segments: Segment[], hits: LabelHit[], best: Map<LabelledField, Candidate>): void {
+  if (RX_ORDER.every((field) => best.has(field))) return;
+  const captioned = new Map<Segment, LabelledField>(hits.map((hit) => [hit.segment, hit.field]));
+  for (const start of segments) {
+    const misread = captioned.has(start) ? undefined : misreadCaption(start);
+    if (captioned.get(start) !== 'rx_bin' && !(misread && /^\d{6}$/.test(misread.map((w) => w.text).join('')))) continue;
+    const block: Segment[] = [start];
+    for (let below = lineBelow(segments, start); below && block.length < RX_ORDER.length; below = lineBelow(segments, below)) {
+      const field = captioned.get(below);
+      if (field !== undefined && field !== RX_ORDER[block.length]) break;
+      if (field === undefined && !misreadCaption(below)) break;
+      block.push(below);
+    }
+    if (block.length < 2) continue;
+    block.forEach((line, place) => {
+      const field = RX_ORDER[place];
+      const words = captioned.has(line) ? undefined : misreadCaption(line);
+      if (!words || best.has(field)) return;
+      const c = candidate(field, words.map((w) => w.text).join(' '), words, 'unlabelled', 1, line);
+      if (c) best.set(field, { ...c, confidence: Math.min(c.confidence, BY_POSITION_AT_MOST) });
+    });
+  }
+}
+
 export function parseCardFields(pages: OcrPage[], context: ParseContext): ExtractedFields {
   return readCardFields(pages, context).fields;
 }
@@ -437,6 +502,8 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     const current = best.get(c.field);
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
   }
+
+  rxBlockByPosition(segments, hits, best);
 
   if (!best.has('member_id')) {
     const mbi = unlabelledMbi(segments);

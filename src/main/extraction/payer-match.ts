@@ -1,8 +1,9 @@
 import type { ClearinghouseEntity } from '../../shared/contract';
 import { withDirectoryFacts, type PayerEntry } from '../../shared/payers/payer-directory';
-import { normalizePayerText, PAYER_FILLER_WORDS, US_STATES } from '../../shared/payers/payer-search';
+import { normalizePayerText, PAYER_FILLER_WORDS, spellOutPayerBrands, US_STATES } from '../../shared/payers/payer-search';
 import { withinOneEdit } from './field-labels';
 import { payerWebsite } from './payer-website';
+import { WEB_ADDRESS } from './printed-text';
 
 export interface PayerMatch {
   entity: ClearinghouseEntity;
@@ -75,7 +76,8 @@ const COMMON_WORD = 15;
 const matchers = new WeakMap<readonly ClearinghouseEntity[], Matcher>();
 let lastBuilt: { signature: string; matcher: Matcher } | null = null;
 
-const wordsOf = (text: string) => normalizePayerText(text).split(' ').filter((w) => w.length > 0);
+/** A name's words, brand abbreviations spelled out; a web address is left to `bySite`, which reads it as one. */
+const wordsOf = (text: string) => (WEB_ADDRESS.test(text) ? normalizePayerText(text) : spellOutPayerBrands(normalizePayerText(text))).split(' ').filter((w) => w.length > 0);
 
 /**
  * The index of the desk's payers with the directory's alternate names and alias ids,

@@ -119,6 +119,8 @@ export interface HostOptions {
   log?: HostLog;
   /** Wrong-PIN tries and waits (tests: short waits); the defaults are the product's. */
   pinPolicy?: Partial<PinPolicy>;
+  /** A desk with no staff yet shows the first-start screen; default true (see StaffAccountDeps). */
+  askFirstManager?: boolean;
   /** The OS check that may unlock instead of the PIN (Touch ID, desktop app on macOS). */
   systemUnlock?: SystemUnlock;
   /** OS notifications (desktop app); absent, the page shows its own toasts. */
@@ -256,7 +258,7 @@ export function createHost(options: HostOptions): Host {
 
   const lock = createWorkstationLock({ db, clock, policy: options.pinPolicy, systemUnlock: options.systemUnlock });
   // The OS locked the screen or slept: with a PIN set, the host locks too.
-  staff = createStaffAccounts({ db, clock, ids, audit, lock, policy: options.pinPolicy });
+  staff = createStaffAccounts({ db, clock, ids, audit, lock, policy: options.pinPolicy, askFirstManager: options.askFirstManager });
   const staffAccounts = staff;
   events.on('session.locked', () => {
     staffAccounts.signOut('lock');
@@ -422,7 +424,7 @@ export function createHost(options: HostOptions): Host {
   const handlers = composeBridgeHandlers(
     syncHandlers({ db, clock, sync }),
     practiceHandlers({ db, pull }),
-    settingsHandlers({ settings, sync, hotFolder, keyProbe: { clock, timeoutMs: options.sync?.connectionTestTimeoutMs } }),
+    settingsHandlers({ settings, sync, hotFolder, keyProbe: { clock, timeoutMs: options.sync?.connectionTestTimeoutMs }, onChange: (saved) => events.emit('settings.changed', saved) }),
     // The desk's creates leave their audit entry in their own transaction (audited-service.ts).
     recordHandlers({ service: withAuditedCreates(service, audit), defaultServiceType: () => settings.read().default_service_type }),
     inboxHandlers({ db }),

@@ -3,6 +3,7 @@ import type { BridgeMethod } from '../../shared/bridge/contract';
 import {
   EMERGENCY_SIGN_IN,
   StaffAddInput,
+  StaffChoosePinInput,
   StaffSetupInput,
   StaffSignInInput,
   StaffUpdateInput,
@@ -14,7 +15,7 @@ import { ID_PREFIX, toTimestamp } from '../../shared/contract';
 import { parseOrThrow, ServiceError } from '../../shared/service-error';
 import type { AuditLog } from '../audit/audit-log';
 import { inTransaction, type Db } from '../db/open-database';
-import { staff } from '../db/schema';
+import { settings, staff } from '../db/schema';
 import type { Clock } from '../support/clock';
 import type { IdGenerator } from '../support/ids';
 import { DEFAULT_PIN_POLICY, hashPin, pinMatches, StoredPin, waitError, wrongPin, type PinPolicy, type WorkstationLock } from './workstation-lock';
@@ -27,7 +28,16 @@ export interface StaffAccountDeps {
   /** Today's single lock PIN: a desk that has one proves it when it makes its first manager. */
   lock: Pick<WorkstationLock, 'status' | 'unlock' | 'removePin'>;
   policy?: Partial<PinPolicy>;
+  /**
+   * Whether a desk with no staff yet shows the first-start screen (`setup_needed`); default
+   * true. False (tests and benches that drive the page as before staff existed): the desk works
+   * without sign-in until a manager is made through the bridge.
+   */
+  askFirstManager?: boolean;
 }
+
+/** The people whose PIN a manager set (a settings row, not a column: no schema change for one flag). */
+const MUST_CHOOSE_PIN_KEY = 'staff_must_choose_pin';
 
 type StaffRow = typeof staff.$inferSelect;
 
@@ -78,9 +88,24 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     }
   };
 
+  const mustChoosePin = (): string[] => {
+    const value = db.select().from(settings).where(eq(settings.key, MUST_CHOOSE_PIN_KEY)).get()?.value;
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+  };
+  const setMustChoosePin = (id: string, must: boolean) => {
+    const value = [...mustChoosePin().filter((other) => other !== id), ...(must ? [id] : [])];
+    db.insert(settings).values({ key: MUST_CHOOSE_PIN_KEY, value }).onConflictDoUpdate({ target: settings.key, set: { value } }).run();
+  };
+
   function session(): StaffSession {
     const people = db.select({ id: staff.id, name: staff.name }).from(staff).where(isNull(staff.disabled_at)).orderBy(asc(staff.name)).all();
-    return { setup_needed: !hasStaff(), lock_pin_set: deps.lock.status().pin_set, signed_in: current, people };
+    return {
+      setup_needed: !hasStaff() && deps.askFirstManager !== false,
+      lock_pin_set: deps.lock.status().pin_set,
+      signed_in: current,
+      must_choose_pin: current !== null && mustChoosePin().includes(current.id),
+      people,
+    };
   }
 
   function signInAs(member: StaffRow) {
@@ -91,6 +116,8 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
     session,
     hasStaff,
     current: (): SignedIn | null => current,
+    /** The signed-in person still has a PIN a manager set (and so knows): theirs to replace first. */
+    mustChoosePin: (): boolean => current !== null && mustChoosePin().includes(current.id),
 
     /** First start: the one screen's name and PIN become the desk's manager, signed in. */
     setup: (input: unknown) =>
@@ -158,8 +185,19 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       return session();
     },
 
-    /** Switch user, or the idle time-out: the person is signed out (audited as them). */
-    signOut(reason: 'sign_out' | 'lock' = 'sign_out'): StaffSession {
+    /**
+     * The signed-in person read again after their row changed elsewhere (a staff file
+     * imported): a new name or role holds at once, and a disabled person is signed out.
+     * Emergency access has no row and is kept.
+     */
+    refreshSignedIn(): void {
+      if (current === null || current.id === EMERGENCY_SIGN_IN.id) return;
+      const found = db.select().from(staff).where(eq(staff.id, current.id)).get();
+      current = found && found.disabled_at === null ? { id: found.id, name: found.name, role: found.role } : null;
+    },
+
+    /** Switch user, the idle time-out or the OS lock: the person is signed out (audited as them). */
+    signOut(reason: 'sign_out' | 'lock' | 'time_out' = 'sign_out'): StaffSession {
       if (current !== null) {
         deps.audit.append(reason, reason === 'lock' ? 'desk:lock' : current.id);
         current = null;
@@ -167,11 +205,29 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
       return session();
     },
 
+    /** The signed-in person's own PIN, replacing one a manager set for them (audited as them). */
+    choosePin: (input: unknown) =>
+      serial(async () => {
+        const { pin } = parseOrThrow(StaffChoosePinInput, input);
+        const person = current;
+        if (person === null || person.id === EMERGENCY_SIGN_IN.id) throw new ServiceError('sign_in_required', 'Sign in to choose your PIN.', undefined, { status: 401, type: 'authentication_error' });
+        const hashed = await hashPin(pin);
+        inTransaction(db, () => {
+          db.update(staff).set({ pin: hashed, failures: 0, retry_at: null }).where(eq(staff.id, person.id)).run();
+          setMustChoosePin(person.id, false);
+          deps.audit.append('staff_changed', person.id);
+        });
+        return session();
+      }),
+
     list: (): StaffMember[] => db.select().from(staff).orderBy(asc(staff.name)).all().map(toMember),
 
     add: (input: unknown) =>
       serial(async () => {
         const { name, role, pin } = parseOrThrow(StaffAddInput, input);
+        // Before the first manager the role guard lets every call through: adding someone then
+        // would skip the first start (and its lock PIN proof), or leave a desk with no manager.
+        if (!hasStaff()) throw new ServiceError('setup_needed', 'This desk has no manager yet: the first start makes one (name and PIN) before anyone else is added.', undefined, { status: 409, type: 'invalid_request_error' });
         refuseTakenName(name);
         const member: StaffRow = { id: deps.ids.next(ID_PREFIX.staff), name, role, pin: await hashPin(pin), failures: 0, retry_at: null, created_at: now(), disabled_at: null };
         inTransaction(db, () => {
@@ -202,6 +258,8 @@ export function createStaffAccounts(deps: StaffAccountDeps) {
             .set({ name: after.name, role: after.role, disabled_at: after.disabled_at, ...(newPin ? { pin: newPin, failures: 0, retry_at: null } : {}) })
             .where(eq(staff.id, id))
             .run();
+          // Someone else's PIN set by a manager is theirs to replace at their next sign-in.
+          if (newPin) setMustChoosePin(id, current?.id !== id);
           if (newPin || after.name !== before.name || after.role !== before.role || after.disabled_at !== before.disabled_at) deps.audit.append('staff_changed', id);
           // A person disabled or demoted while signed in loses what they may no longer do at once.
           if (current?.id === id) current = after.disabled_at === null ? { id, name: after.name, role: after.role } : null;

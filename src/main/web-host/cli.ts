@@ -1,4 +1,4 @@
-import { openDeskKey, recoverDeskKey } from '../security/desk-key-recovery';
+import { RECOVERED_NOTICE, startDeskKey } from '../security/desk-key-start';
 import { systemClock } from '../support/clock';
 import { CliUsageError, parseCliOptions } from './cli-options';
 import { startWebHost } from './start-web-host';
@@ -19,16 +19,24 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const { recoveryCode, ...hostOptions } = options;
-  const store = { platform: process.platform };
-  const key = await openDeskKey(store, { dataDir: hostOptions.dataDir });
-  if (key.state === 'needs_recovery_code') {
-    if (recoveryCode === undefined) {
-      console.error(`${key.message}\nStart again with --recovery-code CODE.`);
-      process.exit(1);
-    }
-    await recoverDeskKey({ ...store, clock: systemClock }, { dataDir: hostOptions.dataDir, code: recoveryCode });
-    console.error('The desk’s key was opened with the recovery code and kept again. The code is now used: print a new recovery sheet in Settings → Recovery sheet.');
-  }
+  // The command line is the browser host's one screen: the code given, or the message saying how to give it.
+  let offered = false;
+  const key = await startDeskKey(
+    {
+      platform: process.platform,
+      clock: systemClock,
+      askRecoveryCode: async ({ message, error }) => {
+        if (error !== null) console.error(error);
+        else if (recoveryCode === undefined) console.error(`${message}\nStart again with --recovery-code CODE.`);
+        if (offered || recoveryCode === undefined) return null;
+        offered = true;
+        return recoveryCode;
+      },
+    },
+    { dataDir: hostOptions.dataDir },
+  );
+  if (key === null) process.exit(1);
+  if (key.recovered) console.error(RECOVERED_NOTICE);
   const web = await startWebHost(hostOptions);
   // Said before the URL: whoever started it sees that the desk began on a new database, and why.
   if (web.host.damaged) console.error(web.host.damaged.message);

@@ -5,7 +5,11 @@ import { NavigationContext, SCREENS, useNavigation, type Route } from './state/n
 import { Button } from './ui/button';
 import { TodayScreen } from './screens/today-screen';
 import { CheckNotices } from './state/check-notices';
-import { IntakeDraftProvider } from './intake/intake-draft';
+import { IntakeDraftProvider, IntakeDraftShelf } from './intake/intake-draft';
+import { StaffBadge, StaffGate, useStaff } from './security/staff-gate';
+import { mayOpen } from './security/staff-session';
+import { EMERGENCY_SIGN_IN, type SignedIn, type StaffRole } from '../../shared/bridge/staff-contract';
+import { Notice } from './ui/notice';
 import { useBridgeQuery } from './bridge/use-bridge-query';
 import { QuitWarningOnLeave } from './sync/only-here';
 
@@ -31,6 +35,7 @@ const SettingsScreen = lazy(LATER_SCREENS.settings);
 const AuditScreen = lazy(LATER_SCREENS.audit);
 const ScheduleScreen = lazy(LATER_SCREENS.schedule);
 const EndOfDayScreen = lazy(LATER_SCREENS.end_of_day);
+const RecoveryOffer = lazy(() => import('./security/recovery-offer').then((m) => ({ default: m.RecoveryOffer })));
 
 /** After the first screen is painted: a failed fetch here is retried when the screen opens. */
 function fetchLaterScreens() {
@@ -39,17 +44,26 @@ function fetchLaterScreens() {
 
 /** `webMode`: the browser-mode page (no preload), where leaving offline with unsent records asks first. */
 export function App({ webMode = false }: { webMode?: boolean }) {
+  // The draft shelf sits above the sign-in gate: a person's half-filled Intake waits for them.
   return (
-    <IdleLock>
-      <DeskStatusProvider>
-        <Shell />
-        {webMode && <QuitWarningOnLeave />}
-      </DeskStatusProvider>
-    </IdleLock>
+    <IntakeDraftShelf>
+      <IdleLock>
+        <StaffGate>
+          {(person) => (
+            <DeskStatusProvider>
+              {/* Keyed by the person: the next one starts on a fresh desk, nothing of the last one's on screen. */}
+              <Shell key={person?.id ?? 'desk'} person={person} />
+              {webMode && <QuitWarningOnLeave />}
+            </DeskStatusProvider>
+          )}
+        </StaffGate>
+      </IdleLock>
+    </IntakeDraftShelf>
   );
 }
 
-function Shell() {
+function Shell({ person }: { person: SignedIn | null }) {
+  const role = person?.role ?? null;
   const [route, setRoute] = useState<Route>({ screen: 'today' });
   const navigate = useCallback((next: Route) => setRoute(next), []);
 
@@ -63,13 +77,13 @@ function Shell() {
     const onKeyDown = (event: KeyboardEvent) => {
       if (!event.altKey || event.ctrlKey || event.metaKey) return;
       const target = SCREENS.find((s) => s.key === event.key || `Digit${s.key}` === event.code);
-      if (!target) return;
+      if (!target || !mayOpen(role, target.screen)) return;
       event.preventDefault();
       setRoute((current) => carryPatient(current, target.screen));
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
+  }, [role]);
 
   return (
     <NavigationContext.Provider value={{ route, navigate }}>
@@ -79,13 +93,13 @@ function Shell() {
         </a>
         <div className="app">
           <div className="banners">
-            <Banners />
+            <Banners role={role} />
           </div>
-          <Nav route={route} navigate={navigate} />
+          <Nav route={route} navigate={navigate} role={role} />
           <main id="main" className={`main${route.screen === 'today' ? ' main--fill' : ''}`} tabIndex={-1}>
-            <IntakeDraftProvider>
+            <IntakeDraftProvider owner={person?.id}>
               <Suspense fallback={null}>
-                <CurrentScreen route={route} />
+                <CurrentScreen route={route} role={role} />
               </Suspense>
             </IntakeDraftProvider>
           </main>
@@ -112,7 +126,15 @@ function carryPatient(current: Route, screen: Route['screen']): Route {
   }
 }
 
-function CurrentScreen({ route }: { route: Route }) {
+function CurrentScreen({ route, role }: { route: Route; role: StaffRole | null }) {
+  // A link from another screen (the sandbox banner's, a hint's) cannot open a manager's screen either.
+  if (!mayOpen(role, route.screen)) {
+    return (
+      <Notice tone="warn">
+        {SCREENS.find((s) => s.screen === route.screen)?.label} is a manager’s screen. Ask a manager to sign in (Switch user).
+      </Notice>
+    );
+  }
   switch (route.screen) {
     case 'today':
       return <TodayScreen />;
@@ -135,13 +157,14 @@ function CurrentScreen({ route }: { route: Route }) {
   }
 }
 
-function Nav({ route, navigate }: { route: Route; navigate(route: Route): void }) {
+function Nav({ route, navigate, role }: { route: Route; navigate(route: Route): void; role: StaffRole | null }) {
   const { sync } = useDeskStatus();
   const attention = sync ? sync.counts.failed + sync.counts.needs_review : 0;
   return (
     <nav className="nav" aria-label="Screens">
       <div className="nav__brand">Coverdesk</div>
-      {SCREENS.map(({ screen, label, key }) => (
+      <StaffBadge />
+      {SCREENS.filter(({ screen }) => mayOpen(role, screen)).map(({ screen, label, key }) => (
         <button
           key={screen}
           type="button"
@@ -190,8 +213,9 @@ function DamageBanner() {
   );
 }
 
-function Banners() {
+function Banners({ role }: { role: StaffRole | null }) {
   const status = useDeskStatus();
+  const { signedIn, justSetUp } = useStaff();
   const { navigate } = useNavigation();
   const mode = modeOf(status);
   const offline = status.sync?.online === false;
@@ -210,10 +234,27 @@ function Banners() {
           <span className="banner__text">
             <strong>Sandbox mode.</strong> Checks go to Coverdesk’s practice payer, not a real one: nothing here is a real answer.
           </span>
+          {mayOpen(role, 'settings') && (
+            <Button size="small" onClick={() => navigate({ screen: 'settings' })}>
+              Connect a real service
+            </Button>
+          )}
+        </div>
+      )}
+      {signedIn?.id === EMERGENCY_SIGN_IN.id && (
+        <div className="banner banner--offline" role="alert" data-testid="emergency-banner">
+          <span className="banner__text">
+            <strong>Signed in with the recovery code.</strong> Manager rights for this sign-in only: set a new PIN for the manager in Settings → Staff, then switch user.
+          </span>
           <Button size="small" onClick={() => navigate({ screen: 'settings' })}>
-            Connect a real service
+            Open Settings
           </Button>
         </div>
+      )}
+      {justSetUp && (
+        <Suspense fallback={null}>
+          <RecoveryOffer />
+        </Suspense>
       )}
       <DamageBanner />
       {storage !== 'ok' && (

@@ -56,6 +56,7 @@ import {
   AuditSearchInput,
   IdleLockSettings,
   IdleLockUpdate,
+  LockEngageInput,
   LockRemovePinInput,
   LockSetPinInput,
   LockStatus,
@@ -75,6 +76,7 @@ import {
   StaffSession,
   StaffSetupInput,
   StaffSignInInput,
+  StaffChoosePinInput,
   StaffUpdateInput,
 } from './staff-contract';
 import {
@@ -217,7 +219,7 @@ export const BRIDGE_METHODS = {
   'lock.status': { input: z.strictObject({}), output: LockStatus },
   'lock.setPin': { input: LockSetPinInput, output: LockStatus },
   'lock.removePin': { input: LockRemovePinInput, output: LockStatus },
-  'lock.engage': { input: z.strictObject({}), output: LockStatus },
+  'lock.engage': { input: LockEngageInput, output: LockStatus },
   'lock.unlock': { input: LockUnlockInput, output: LockStatus },
   'lock.unlockWithSystem': { input: z.strictObject({}), output: LockStatus },
   // Staff (staff-contract.ts, issue 28): first start, sign in and switch, and the manager's list.
@@ -225,6 +227,7 @@ export const BRIDGE_METHODS = {
   'staff.setup': { input: StaffSetupInput, output: StaffSession },
   'staff.signIn': { input: StaffSignInInput, output: StaffSession },
   'staff.signOut': { input: z.strictObject({}), output: StaffSession },
+  'staff.choosePin': { input: StaffChoosePinInput, output: StaffSession },
   'staff.list': { input: z.strictObject({}), output: z.array(StaffMember) },
   'staff.add': { input: StaffAddInput, output: StaffMember },
   'staff.update': { input: StaffUpdateInput, output: StaffMember },
@@ -335,6 +338,11 @@ export const BRIDGE_EVENTS = {
    * database damaged and it was set aside, or a backup was restored. Everything shown is stale.
    */
   'host.restarted': z.object({ reason: z.enum(['damaged', 'restored']) }),
+  /**
+   * The desk's settings were saved (by this window, another one, or a script on the host): the
+   * screens' defaults (provider, visit type, service) follow at once, not at the next slow poll.
+   */
+  'settings.changed': DeskSettings,
 } as const satisfies Record<string, z.ZodType>;
 
 export type BridgeEvent = keyof typeof BRIDGE_EVENTS;

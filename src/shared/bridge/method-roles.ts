@@ -79,6 +79,8 @@ export const METHOD_ROLES: Record<BridgeMethod, MethodRole> = {
   'staff.setup': 'anyone',
   'staff.signIn': 'anyone',
   'staff.signOut': 'anyone',
+  // Anyone signed in chooses their own PIN after a manager set one for them.
+  'staff.choosePin': 'front_desk',
   'staff.list': 'manager',
   'staff.add': 'manager',
   'staff.update': 'manager',

@@ -8,7 +8,7 @@ import { ObjectKey } from '../contract/photo';
  */
 
 /** `receive`: a record another desk or the practice made arrived through the changes feed (not seen by anyone yet). */
-export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke', 'lock', 'unlock', 'unlock_refused', 'change', 'emergency_access', 'recovery_sheet', 'sign_in', 'sign_in_refused', 'sign_out', 'not_allowed', 'staff_added', 'staff_changed']);
+export const AuditAction = z.enum(['view', 'create', 'print', 'export', 'receive', 'correct', 'revoke', 'lock', 'unlock', 'unlock_refused', 'change', 'emergency_access', 'recovery_sheet', 'sign_in', 'sign_in_refused', 'sign_out', 'not_allowed', 'staff_added', 'staff_changed', 'time_out']);
 export type AuditAction = z.infer<typeof AuditAction>;
 
 /** Each action as the Audit screen and its CSV say it: one list for both. */
@@ -32,6 +32,7 @@ export const AUDIT_ACTION_WORDS: Record<AuditAction, string> = {
   not_allowed: 'Refused: needs a manager',
   staff_added: 'Added a staff member',
   staff_changed: 'Changed a staff member (name, role, disabled)',
+  time_out: 'Signed out by the idle time-out',
 };
 
 const AUDITED_PREFIXES = [
@@ -126,9 +127,19 @@ export type AuditExport = z.infer<typeof AuditExport>;
 export const AuditRecordInput = z.strictObject({ action: z.enum(['print', 'export']), record_id: AuditRecordId });
 
 export const IDLE_LOCK_DEFAULT_MINUTES = 5;
-export const IdleLockSettings = z.object({ minutes: z.number().int().min(1).max(60) });
+const IdleMinutes = z.number().int().min(1).max(60);
+/**
+ * `minutes`: the desk's idle limit (no one signed in, or a desk without staff). `by_role`: each
+ * role's own limit once staff sign in (issue 28, item 2), the desk's minutes until a manager sets it.
+ */
+export const IdleLockSettings = z.object({ minutes: IdleMinutes, by_role: z.object({ front_desk: IdleMinutes, manager: IdleMinutes }) });
 export type IdleLockSettings = z.infer<typeof IdleLockSettings>;
-export const IdleLockUpdate = z.strictObject({ minutes: IdleLockSettings.shape.minutes });
+export const IdleLockUpdate = z
+  .strictObject({ minutes: IdleMinutes.optional(), by_role: z.strictObject({ front_desk: IdleMinutes.optional(), manager: IdleMinutes.optional() }).optional() })
+  .refine((value) => value.minutes !== undefined || value.by_role !== undefined, { message: 'minutes or by_role is required', path: ['minutes'] });
+export type IdleLockUpdate = z.infer<typeof IdleLockUpdate>;
+/** Why the page locks: `idle` is the time-out (audited as one, signing the person out). */
+export const LockEngageInput = z.strictObject({ reason: z.enum(['idle', 'manual']).optional() });
 
 /** Pushed when the operating system locks the workstation or goes to sleep: hide PHI at once. */
 export const SessionLocked = z.object({ reason: z.enum(['system_lock', 'system_suspend']) });

@@ -46,6 +46,11 @@ export const StaffSession = z.object({
   /** The desk had the single lock PIN: the first manager proves it (see docs/decisions.md). */
   lock_pin_set: z.boolean(),
   signed_in: SignedIn.nullable(),
+  /**
+   * The signed-in person's PIN was set by a manager (a forgotten one, or after emergency access):
+   * the sign-in screen asks them to choose their own (`staff.choosePin`) before the desk opens.
+   */
+  must_choose_pin: z.boolean(),
   people: z.array(z.object({ id: StaffId, name: z.string() })),
 });
 export type StaffSession = z.infer<typeof StaffSession>;
@@ -57,6 +62,8 @@ export type StaffSession = z.infer<typeof StaffSession>;
  */
 export const StaffSetupInput = z.strictObject({ name: StaffName, pin: StaffSecret, lock_pin: z.string().max(50).optional() });
 export const StaffSignInInput = z.strictObject({ id: StaffId, pin: z.string().max(200) });
+/** The signed-in person's own new PIN, chosen after a manager set one for them. */
+export const StaffChoosePinInput = z.strictObject({ pin: StaffSecret });
 export const StaffAddInput = z.strictObject({ name: StaffName, role: StaffRole, pin: StaffSecret });
 /**
  * A manager's change to one person: any of rename, role, disabled (true) or enabled again

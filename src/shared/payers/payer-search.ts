@@ -67,6 +67,28 @@ const ABBREVIATIONS: readonly [string, readonly string[]][] = [
   ...Object.entries(US_STATES).map(([code, state]) => [state, [code]] as [string, string[]]),
 ];
 
+/**
+ * The brand abbreviations cards print for the payer's name ("BCBS", "UHC"), spelled out as
+ * the phrase they stand for (the first in `ABBREVIATIONS`), with a state code run into or
+ * after "BCBS" as the state ("BCBSIL", "BCBS IL": the Blue plans' own short forms). Plan
+ * words ("PPO", "HMO") are left alone: cards print them beside every payer's name.
+ */
+const PRINTED_BRANDS = ['bcbs', 'uhc'] as const;
+const BRAND_PHRASES = new Map(PRINTED_BRANDS.map((brand) => [brand, ABBREVIATIONS.find(([, abbreviations]) => abbreviations.includes(brand))![0]]));
+const STATE_CODES = Object.keys(US_STATES).join('|');
+const BRAND_WITH_STATE = new RegExp(`\\b(${PRINTED_BRANDS.join('|')})(?: ?(${STATE_CODES}))?\\b`, 'g');
+
+/** State codes that are everyday words: after a space ("BCBS in your area") they are not the state. */
+const WORD_LIKE_CODES = new Set(['in', 'or', 'me', 'hi', 'ok', 'oh', 'id', 'de', 'la', 'al', 'ma', 'pa']);
+
+/** Normalized text (`normalizePayerText`) with printed brand abbreviations spelled out. */
+export function spellOutPayerBrands(normalized: string): string {
+  return normalized.replace(BRAND_WITH_STATE, (match: string, brand: (typeof PRINTED_BRANDS)[number], state?: string) => {
+    const isState = brand === 'bcbs' && !!state && !(match.includes(' ') && WORD_LIKE_CODES.has(state));
+    return [BRAND_PHRASES.get(brand), isState ? US_STATES[state!] : state].filter(Boolean).join(' ');
+  });
+}
+
 /** Words that never tell payers apart: dropped from queries unless they are all there is, and from card text. */
 export const PAYER_FILLER_WORDS: ReadonlySet<string> = new Set(['of', 'the', 'and', 'for', 'inc', 'co', 'company', 'corp', 'llc', 'plan', 'plans', 'insurance', 'ins']);
 

@@ -128,6 +128,16 @@ describe('bridge events refresh the reads they touch', () => {
     await vi.waitFor(() => expect([desk.reads('storage.damage'), desk.reads('backups.list')]).toEqual([2, 2]));
   });
 
+  it('settings saved elsewhere (another window, a script on the host) become the screens\' settings at once', async () => {
+    const { desk, client } = setUp();
+    show(client, desk, 'settings.get', {} as never);
+    await vi.waitFor(() => expect(desk.reads('settings.get')).toBe(1));
+    const saved = { mode: 'sandbox', upstream_url: null, api_key_set: false, default_provider_id: 'prv_1', hot_folder: null, default_service_type: null } as never;
+    desk.emit('settings.changed', saved);
+    expect(client.getQueryData(bridgeKey('settings.get', {}))).toBe(saved);
+    expect(desk.reads('settings.get')).toBe(1);
+  });
+
   it('during a batch, reads Today again only a gathering delay after its last read answered, never back to back', async () => {
     const { desk, client, timers } = setUp();
     const pending: ((value: BridgeResult<unknown>) => void)[] = [];

@@ -189,6 +189,7 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
       setBridgeData(client, 'appointments.progress', { date: progress.date }, progress);
       on('appointments.progress', progress);
     }),
+    bridge.on('settings.changed', (settings) => setBridgeData(client, 'settings.get', {}, settings)),
     // Another database under the same page (a damaged one set aside, a backup restored): nothing
     // cached holds, and a read in flight was answered by the old host, so it reads again after.
     bridge.on('host.restarted', () => client.getQueryCache().getAll().forEach((query) => refreshQuery(client, query))),

@@ -1,4 +1,4 @@
-import { createContext, useCallback, useContext, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
+import { createContext, useCallback, useContext, useEffect, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import type { InboxItem, Patient } from '../../../shared/contract';
 import { CARD_TEXT_FIELDS, EMPTY_CARD, EMPTY_PATIENT, type CardFormField, type CardFormValues, type PatientFormValues, type ReadPayer } from './intake-form';
 import type { PhotoValue } from './photo-slot';
@@ -73,8 +73,36 @@ interface DraftStore {
 
 const IntakeDraftContext = createContext<DraftStore | null>(null);
 
-export function IntakeDraftProvider({ children }: { children: ReactNode }) {
-  const [draft, setDraft] = useState<IntakeDraft>(() => emptyDraft());
+/**
+ * Each person's unsaved Intake draft while someone else uses the desk (issue 28, item 6): kept
+ * for them, handed to no one else. A draft with nothing in it is not kept.
+ */
+export interface DraftShelf {
+  take(owner: string): IntakeDraft | undefined;
+  keep(owner: string, draft: IntakeDraft): void;
+}
+
+export function createDraftShelf(): DraftShelf {
+  const drafts = new Map<string, IntakeDraft>();
+  return {
+    take: (owner) => drafts.get(owner),
+    keep: (owner, draft) => void (draftHasContent(draft) ? drafts.set(owner, draft) : drafts.delete(owner)),
+  };
+}
+
+const DraftShelfContext = createContext<DraftShelf | null>(null);
+
+/** Above the sign-in gate, so a person's draft outlives their sign-out. */
+export function IntakeDraftShelf({ children }: { children: ReactNode }) {
+  const [shelf] = useState(createDraftShelf);
+  return <DraftShelfContext.Provider value={shelf}>{children}</DraftShelfContext.Provider>;
+}
+
+/** `owner`: the signed-in person's id (`desk` on a desk without staff); their draft comes back with them. */
+export function IntakeDraftProvider({ owner = 'desk', children }: { owner?: string; children: ReactNode }) {
+  const shelf = useContext(DraftShelfContext);
+  const [draft, setDraft] = useState<IntakeDraft>(() => shelf?.take(owner) ?? emptyDraft());
+  useEffect(() => shelf?.keep(owner, draft), [shelf, owner, draft]);
   return <IntakeDraftContext.Provider value={{ draft, setDraft }}>{children}</IntakeDraftContext.Provider>;
 }
 

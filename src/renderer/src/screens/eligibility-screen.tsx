@@ -87,6 +87,7 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
   // The card the person picked from the list; until then, the patient's current card.
   const [cardId, setCardId] = useState<string | undefined>();
   const [providerId, setProviderId] = useState('');
+  const [providerTouched, setProviderTouched] = useState(false);
   const [payerId, setPayerId] = useState('');
   const [serviceType, setServiceType] = useState<ServiceType>(DEFAULT_SERVICE_TYPE);
   const [shownCheckId, setShownCheckId] = useState<string | undefined>(initialCheckId);
@@ -145,21 +146,21 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
   const payerName = (id: string | undefined) => entities.find((e) => e.id === id)?.name;
   const providerName = (id: string | undefined) => providers.find((p) => p.id === id)?.name;
 
-  const runCheck = async (useCardId: string | undefined, askAbout: ServiceType = serviceType) => {
+  const runCheck = async (useCardId: string | undefined, askAbout: ServiceType = serviceType, forProvider: string = providerId) => {
     const missing: FieldMessages = {};
     if (!useCardId) missing.insurance_card_id = 'Add a card for this patient first.';
-    if (!providerId) missing.provider_id = 'Choose the provider the patient will see.';
+    if (!forProvider) missing.provider_id = 'Choose the provider the patient will see.';
     if (!payerId) missing.clearinghouse_entity_id = 'Choose the payer named on the card.';
     setErrors(missing);
     setRunError(null);
     if (Object.keys(missing).length > 0 || !useCardId) return;
-    const result = await bridge.checks.create({ insurance_card_id: useCardId, provider_id: providerId, clearinghouse_entity_id: payerId, service_type: askAbout });
+    const result = await bridge.checks.create({ insurance_card_id: useCardId, provider_id: forProvider, clearinghouse_entity_id: payerId, service_type: askAbout });
     if (!result.ok) {
       setErrors(plainFieldErrors(result.error, CHECK_LABELS));
       setRunError(formMessage(result.error));
       return;
     }
-    localStorage.setItem(LAST_PROVIDER_KEY, providerId);
+    localStorage.setItem(LAST_PROVIDER_KEY, forProvider);
     setShownCheckId(result.value.id);
     if (data) watchCheck({ checkId: result.value.id, patientId, cardId: useCardId, patientLabel: patientName(data.patient) });
     detail.reload();
@@ -197,8 +198,9 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
         setCardId(created.value.id);
       }
       // Run again, the check asks what the refused one asked (a batch's check asks about the
-      // appointment's visit type, not the screen's default), unless the person chose a type since.
-      await runCheck(useCard?.id, !serviceTypeTouched && shown ? shown.service_type : serviceType);
+      // appointment's visit type and provider, not the screen's defaults, which may not even be
+      // read yet), unless the person chose another since.
+      await runCheck(useCard?.id, !serviceTypeTouched && shown ? shown.service_type : serviceType, !providerTouched && shown ? shown.provider_id : providerId);
     } finally {
       setBusy(false);
     }
@@ -369,7 +371,10 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
                 label="Provider"
                 placeholder="Choose the provider"
                 value={providerId}
-                onChange={setProviderId}
+                onChange={(value) => {
+                  setProviderTouched(true);
+                  setProviderId(value);
+                }}
                 options={providers.map((p) => ({ value: p.id, label: `${p.name} (NPI ${p.npi})` }))}
                 error={errors.provider_id}
                 hint={settings?.default_provider_id ? undefined : 'Set a default provider in Settings to have it chosen for you.'}

@@ -20,6 +20,7 @@ import { FeeSchedulePanel } from '../estimates/fee-schedule-panel';
 import { TrustedIssuersPanel } from '../digital-cards/trusted-issuers-panel';
 import { BackupsPanel } from '../backups/backups-panel';
 import { RecoveryPanel } from '../settings/recovery-panel';
+import { StaffPanel } from '../settings/staff-panel';
 import { ReceiptSettingsPanel } from '../collections/receipt-settings-panel';
 import { IdleLockPanel } from '../security/session-safety-panels';
 import { IntegrationsPanel } from '../local-api/integrations-panel';
@@ -182,6 +183,7 @@ export function SettingsScreen() {
           </SettingForm>
         </>
       )}
+      <StaffPanel />
       <IdleLockPanel />
       <FeeSchedulePanel />
       <TrustedIssuersPanel />

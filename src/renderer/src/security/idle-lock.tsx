@@ -1,19 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { IDLE_LOCK_DEFAULT_MINUTES, type LockStatus } from '../../../shared/bridge/security-contract';
+import { IDLE_LOCK_DEFAULT_MINUTES, type IdleLockSettings, type IdleLockUpdate, type LockStatus } from '../../../shared/bridge/security-contract';
 import { useBridge } from '../bridge/bridge-provider';
 import { setBridgeData } from '../bridge/query-client';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { createIdleTimer, type IdleTimer } from './idle-timer';
 import { PinUnlock } from './pin-unlock';
+import { sessionChanged, signsIn, useStaffSession } from './staff-session';
 import './idle-lock.css';
 
 export type LockReason = 'idle' | 'system_lock' | 'system_suspend' | 'manual';
 
 export interface IdleLockControls {
+  /** The limit now in force: the signed-in person's role's, else the desk's. */
   minutes: number;
-  /** Saves a new idle limit (1–60 minutes); resolves to the error message if refused. */
-  setMinutes(minutes: number): Promise<string | null>;
+  settings: IdleLockSettings | null;
+  /** Saves a new idle limit (1–60 minutes), the desk's or each role's; resolves to the refusal (its field, its message). */
+  setMinutes(update: IdleLockUpdate): Promise<{ field: string | null; message: string } | null>;
   lockNow(): void;
 }
 
@@ -40,11 +43,21 @@ const REASONS: Record<LockReason, (minutes: number) => string> = {
  * operating system locks the workstation or sleeps, and on "Lock now". The desk stays
  * mounted underneath (hidden, inert, out of the accessibility tree), so a half-typed
  * intake survives the lock; the window title is neutral while locked.
+ *
+ * On a desk with staff (issue 28) the lock is the sign-in screen: the time-out (the signed-in
+ * person's role's minutes) signs them out through the host, audited as a time-out, and their
+ * Intake draft waits for them on the draft shelf.
  */
 export function IdleLock({ children }: { children: ReactNode }) {
   const bridge = useBridge();
   const queries = useQueryClient();
-  const minutes = useBridgeQuery('idleLock.get', {}).data?.minutes ?? IDLE_LOCK_DEFAULT_MINUTES;
+  const settings = useBridgeQuery('idleLock.get', {}).data;
+  const staff = useStaffSession().data;
+  const staffDesk = signsIn(staff);
+  // A boolean, not the session: a session read again (after an unlock) must not lock again.
+  const staffKnown = staff !== null;
+  const person = staff?.signed_in ?? null;
+  const minutes = (person ? settings?.by_role[person.role] : settings?.minutes) ?? IDLE_LOCK_DEFAULT_MINUTES;
   const [reason, setReason] = useState<LockReason | null>(null);
   const timer = useRef<IdleTimer | null>(null);
   // With a PIN the lock is the host's: it refuses everything else until the PIN is given.
@@ -52,15 +65,22 @@ export function IdleLock({ children }: { children: ReactNode }) {
   const pinSet = pin?.pin_set === true;
   const lock = useCallback(
     (why: LockReason) => {
+      if (staffDesk) {
+        // The host signs the person out (the OS lock: it already did); the gate shows the sign-in.
+        const engaged = why === 'idle' || why === 'manual' ? bridge.lock.engage({ reason: why }) : Promise.resolve(null);
+        void engaged.then(() => bridge.staff.session({})).then((result) => result.ok && sessionChanged(queries, result.value));
+        return;
+      }
       setReason((current) => current ?? why);
       if (pinSet) void bridge.lock.engage({}).then((result) => result.ok && setBridgeData(queries, 'lock.status', {}, result.value));
     },
-    [pinSet, bridge, queries],
+    [staffDesk, pinSet, bridge, queries],
   );
-  // Opened (or reloaded) while the host is locked: show the lock at once.
+  // Opened (or reloaded) while the host is locked: show the lock at once, once the session says
+  // this is not a desk asking for its first manager: the first-start screen asks that PIN itself.
   useEffect(() => {
-    if (pin?.locked) setReason((current) => current ?? 'manual');
-  }, [pin?.locked]);
+    if (pin?.locked && staffKnown && !staffDesk) setReason((current) => current ?? 'manual');
+  }, [pin?.locked, staffKnown, staffDesk]);
   const unlocked = useCallback(() => {
     setReason(null);
     // What was refused while locked is read again now.
@@ -70,7 +90,8 @@ export function IdleLock({ children }: { children: ReactNode }) {
   useEffect(() => bridge.on('session.locked', (payload) => lock(payload.reason)), [bridge, lock]);
 
   useEffect(() => {
-    if (reason !== null) return;
+    // Nothing to hide while the sign-in screen is up.
+    if (reason !== null || (staffDesk && person === null)) return;
     const idle = createIdleTimer(
       { now: () => Date.now(), setTimeout: (fn, ms) => window.setTimeout(fn, ms), clearTimeout: (h) => window.clearTimeout(h as number) },
       { limitMs: minutes * 60_000, onIdle: () => lock('idle') },
@@ -83,7 +104,7 @@ export function IdleLock({ children }: { children: ReactNode }) {
       idle.stop();
       timer.current = null;
     };
-  }, [reason, minutes, lock]);
+  }, [reason, minutes, lock, staffDesk, person]);
 
   useEffect(() => {
     if (reason === null) return;
@@ -97,15 +118,16 @@ export function IdleLock({ children }: { children: ReactNode }) {
   const controls = useMemo<IdleLockControls>(
     () => ({
       minutes,
-      async setMinutes(next) {
-        const result = await bridge.idleLock.update({ minutes: next });
-        if (!result.ok) return result.error.errors?.[0]?.message ?? result.error.message;
+      settings: settings ?? null,
+      async setMinutes(update) {
+        const result = await bridge.idleLock.update(update);
+        if (!result.ok) return { field: result.error.errors?.[0]?.path ?? null, message: result.error.errors?.[0]?.message ?? result.error.message };
         setBridgeData(queries, 'idleLock.get', {}, result.value);
         return null;
       },
       lockNow: () => lock('manual'),
     }),
-    [minutes, lock, bridge, queries],
+    [minutes, settings, lock, bridge, queries],
   );
 
   return (

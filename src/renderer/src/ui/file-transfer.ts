@@ -7,7 +7,16 @@ export function toBase64(bytes: Uint8Array): string {
 
 /** Offers text as a file download (an export), in the browser and in Electron alike. */
 export function saveTextFile(text: string, filename: string, type = 'text/csv'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  saveBlob(new Blob([text], { type }), filename);
+}
+
+/** Offers bytes the bridge sent as base64 (an encrypted export) as a file download. */
+export function saveBase64File(data: string, filename: string, type = 'application/octet-stream'): void {
+  saveBlob(new Blob([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], { type }), filename);
+}
+
+function saveBlob(blob: Blob, filename: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

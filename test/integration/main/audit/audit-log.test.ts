@@ -180,15 +180,34 @@ describe('audit log', () => {
   });
 
   it('keeps the idle lock minutes, 5 by default, 1 to 60', async () => {
-    expect(await ok('idleLock.get', {})).toEqual({ minutes: 5 });
-    expect(await ok('idleLock.update', { minutes: 12 })).toEqual({ minutes: 12 });
+    expect(await ok('idleLock.get', {})).toEqual({ minutes: 5, by_role: { front_desk: 5, manager: 5 } });
+    expect(await ok('idleLock.update', { minutes: 12 })).toEqual({ minutes: 12, by_role: { front_desk: 12, manager: 12 } });
     const before = fx.snapshot();
     for (const minutes of [0, 61, 2.5, '10', null]) {
       const result = await call('idleLock.update', { minutes });
       expect(result).toMatchObject({ ok: false, error: { code: 'validation_failed', errors: [{ path: 'minutes' }] } });
     }
     expect(fx.snapshot()).toEqual(before);
-    expect(await ok('idleLock.get', {})).toEqual({ minutes: 12 });
+    expect(await ok('idleLock.get', {})).toEqual({ minutes: 12, by_role: { front_desk: 12, manager: 12 } });
     expect(fx.reopen().database.sqlite.prepare("SELECT value FROM settings WHERE key = 'idle_lock_minutes'").get()).toEqual({ value: '12' });
+  });
+  it('keeps an idle limit per role (issue 28): a role not set follows the desk, a bad value writes nothing, a change is audited as the idle-lock setting', async () => {
+    expect(await ok('idleLock.update', { by_role: { front_desk: 2 } })).toEqual({ minutes: 5, by_role: { front_desk: 2, manager: 5 } });
+    expect(await ok('idleLock.update', { minutes: 9, by_role: { manager: 30 } })).toEqual({ minutes: 9, by_role: { front_desk: 2, manager: 30 } });
+    const before = fx.snapshot();
+    for (const [input, path] of [
+      [{ by_role: { front_desk: 0, manager: 10 } }, 'by_role.front_desk'],
+      [{ by_role: { manager: 61 } }, 'by_role.manager'],
+      [{ by_role: { owner: 5 } }, 'by_role.owner'],
+      [{}, 'minutes'],
+    ] as const) {
+      const result = await call('idleLock.update', input);
+      expect(result).toMatchObject({ ok: false, error: { code: 'validation_failed', errors: [expect.objectContaining({ path })] } });
+    }
+    expect(fx.snapshot()).toEqual(before);
+    expect(brief(rows())).toEqual([
+      ['change', 'setting:idle_lock'],
+      ['change', 'setting:idle_lock'],
+    ]);
   });
 });

@@ -34,7 +34,7 @@ describe('staff accounts (issue 28)', () => {
   });
 
   it('first start: one name and PIN make the signed-in manager, audited as them; a second setup is refused', async () => {
-    expect(await ok('staff.session')).toEqual({ setup_needed: true, lock_pin_set: false, signed_in: null, people: [] });
+    expect(await ok('staff.session')).toEqual({ setup_needed: true, lock_pin_set: false, signed_in: null, must_choose_pin: false, people: [] });
     const session = await ok('staff.setup', { name: 'Maria Manager', pin: '135790' });
     expect(session).toMatchObject({ setup_needed: false, signed_in: { name: 'Maria Manager', role: 'manager' }, people: [{ name: 'Maria Manager' }] });
     const [row] = staffRows();
@@ -46,6 +46,14 @@ describe('staff accounts (issue 28)', () => {
     ]);
     expect(await refused('staff.setup', { name: 'Someone Else', pin: '999999' })).toMatchObject({ code: 'already_set_up', status: 409 });
     expect(staffRows()).toHaveLength(1);
+  });
+
+  it('nobody is added before the first manager: that would skip the first start and its lock PIN', async () => {
+    await fx.host.bridge['lock.setPin']({ pin: '4321' });
+    expect(await refused('staff.add', { name: 'Eve Early', role: 'manager', pin: '111111' })).toMatchObject({ code: 'setup_needed', status: 409 });
+    expect(await refused('staff.add', { name: 'Fred Early', role: 'front_desk', pin: '111111' })).toMatchObject({ code: 'setup_needed' });
+    expect(staffRows()).toEqual([]);
+    expect(await ok('staff.session')).toMatchObject({ setup_needed: true });
   });
 
   it('refuses a short PIN or passphrase, naming the field, and writes nothing', async () => {
@@ -102,6 +110,8 @@ describe('staff accounts (issue 28)', () => {
       ['sign_in', null],
     ]);
     expect(auditEntries().filter((e) => e.action === 'sign_out').map((e) => e.actor)).toEqual([`Ana Front (${os})`, `Ben Front (${os})`]);
+    // The Audit screen says what a sign-in names: a staff member, not a patient's record.
+    expect(benRows.data.find((r: { action: string }) => r.action === 'sign_in')).toMatchObject({ records: 'staff member' });
   });
 
   it('wrong PINs are counted per person: three free, then a doubling wait, audited; the next person is not held up', async () => {
@@ -152,6 +162,51 @@ describe('staff accounts (issue 28)', () => {
     expect((await ok('staff.session')).signed_in).toBeNull();
   });
 
+  it('the idle time-out (lock.engage, reason idle) is audited as a time-out of the person signed in', async () => {
+    const { manager } = await deskWithTwoPeople();
+    await ok('lock.engage', { reason: 'idle' });
+    expect((await ok('staff.session')).signed_in).toBeNull();
+    expect(auditEntries().at(-1)).toEqual({ actor: `Maria Manager (${os})`, action: 'time_out', record_id: manager!.id });
+    expect(await refused('lock.engage', { reason: 'bored' })).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path: 'reason' })] });
+  });
+
+  it('a desk started without asking for its first manager works without sign-in until one is made through the bridge', async () => {
+    await fx.cleanup();
+    fx = startTestHost({ localApi: false, hotFolder: false, clock, askFirstManager: false });
+    expect(await ok('staff.session')).toEqual({ setup_needed: false, lock_pin_set: false, signed_in: null, must_choose_pin: false, people: [] });
+    expect((await ok('patients.list')).data).toEqual([]);
+    await ok('staff.setup', { name: 'Maria Manager', pin: '135790' });
+    await ok('staff.signOut');
+    expect(await refused('patients.list')).toMatchObject({ code: 'sign_in_required' });
+  });
+
+  it('a PIN a manager set is the person’s to replace: the session asks them to choose their own, once, audited as them', async () => {
+    const { manager, ana } = await deskWithTwoPeople();
+    await ok('staff.update', { id: ana.id, pin: '111222' });
+    // A manager changing their own PIN chose it: nothing to ask.
+    await ok('staff.update', { id: manager!.id, pin: '135791' });
+    await ok('staff.signOut');
+    expect((await ok('staff.signIn', { id: manager!.id, pin: '135791' })).must_choose_pin).toBe(false);
+    await ok('staff.signOut');
+    expect(await ok('staff.signIn', { id: ana.id, pin: '111222' })).toMatchObject({ signed_in: { name: 'Ana Front' }, must_choose_pin: true });
+    // Until she has, the host does nothing else for her: the manager knows that PIN.
+    const unchosen = fx.snapshot();
+    expect(await refused('patients.list')).toMatchObject({ code: 'choose_pin_required' });
+    expect(await refused('patients.create', { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' })).toMatchObject({ code: 'choose_pin_required' });
+    expect(fx.snapshot()).toEqual(unchosen);
+    expect(await ok('staff.session')).toMatchObject({ must_choose_pin: true });
+    const before = fx.snapshot();
+    expect(await refused('staff.choosePin', { pin: '123' })).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path: 'pin' })] });
+    expect(fx.snapshot()).toEqual(before);
+    expect((await ok('staff.choosePin', { pin: '864200' })).must_choose_pin).toBe(false);
+    expect(auditEntries().at(-1)).toEqual({ actor: `Ana Front (${os})`, action: 'staff_changed', record_id: ana.id });
+    await ok('patients.list');
+    await ok('staff.signOut');
+    expect(await refused('staff.choosePin', { pin: '864201' })).toMatchObject({ code: 'sign_in_required' });
+    expect(await refused('staff.signIn', { id: ana.id, pin: '111222' })).toMatchObject({ code: 'pin_incorrect' });
+    expect(await ok('staff.signIn', { id: ana.id, pin: '864200' })).toMatchObject({ must_choose_pin: false });
+  });
+
   it('a desk with today’s lock PIN: its first manager must give that PIN, which the staff PINs then replace', async () => {
     await ok('lock.setPin', { pin: '2468' });
     await ok('lock.engage');
@@ -183,12 +238,13 @@ describe('emergency access with the recovery code (issue 28, item 5)', () => {
     expect(await refused('staff.update', { id: manager!.id, pin: '12' })).toMatchObject({ code: 'validation_failed', errors: [expect.objectContaining({ path: 'pin' })] });
     await ok('staff.update', { id: manager!.id, pin: '975310' });
     expect(auditEntries().at(-1)).toEqual({ actor: `Emergency access (recovery code) (${os})`, action: 'staff_changed', record_id: manager!.id });
+    // The manager is asked to choose their own PIN at their next sign-in.
 
     // The grant ends with the sign-in; the manager's new PIN works and the old one does not.
     await ok('staff.signOut');
     expect(await refused('staff.list')).toMatchObject({ code: 'sign_in_required' });
     expect(await refused('staff.signIn', { id: manager!.id, pin: '135790' })).toMatchObject({ code: expect.any(String) });
-    expect((await ok('staff.signIn', { id: manager!.id, pin: '975310' })).signed_in).toMatchObject({ name: 'Maria Manager', role: 'manager' });
+    expect(await ok('staff.signIn', { id: manager!.id, pin: '975310' })).toMatchObject({ signed_in: { name: 'Maria Manager', role: 'manager' }, must_choose_pin: true });
     expect(await refused('recovery.emergencyAccess', { code: sheet!.code })).toMatchObject({ code: 'recovery_code_used' });
   });
 });

@@ -61,4 +61,34 @@ describe('the staff file (issue 28, item 7)', () => {
     expect((second.host.database.sqlite.prepare('SELECT count(*) AS n FROM staff').get() as { n: number }).n).toBe(0);
     expect(second.snapshot().audit_log).toEqual(before.audit_log);
   });
+
+  it('a file that demotes or disables whoever is signed in takes their rights at once', async () => {
+    const maria = (await a.ok('staff.setup', { name: 'Maria Manager', pin: '135790' })).signed_in;
+    const benAtA = await a.ok('staff.add', { name: 'Ben Manager', role: 'manager', pin: '975310' });
+    // Ben manages the first desk from here on (Maria is demoted there).
+    await a.ok('staff.signOut');
+    await a.ok('staff.signIn', { id: benAtA.id, pin: '975310' });
+    // The export makes the practice id the second desk then joins.
+    const first = await a.ok('staff.exportFile', { passphrase: PASSPHRASE });
+    samePractice();
+    await b.ok('staff.importFile', { passphrase: PASSPHRASE, data_base64: first.data_base64 });
+    await b.ok('staff.signIn', { id: maria.id, pin: '135790' });
+
+    await a.ok('staff.update', { id: maria.id, role: 'front_desk', name: 'Maria Front' });
+    expect(await b.ok('staff.importFile', { passphrase: PASSPHRASE, data_base64: (await a.ok('staff.exportFile', { passphrase: PASSPHRASE })).data_base64 })).toEqual({ added: 0, updated: 1 });
+    expect((await b.ok('staff.session')).signed_in).toEqual({ id: maria.id, name: 'Maria Front', role: 'front_desk' });
+    expect(await b.refused('staff.list')).toMatchObject({ code: 'not_allowed' });
+
+    // Disabled by the next file, while signed in as a manager again: signed out.
+    const ben = (await b.ok('staff.session')).people.find((p: { name: string }) => p.name === 'Ben Manager');
+    await b.ok('staff.signOut');
+    await b.ok('staff.signIn', { id: ben.id, pin: '975310' });
+    await a.ok('staff.update', { id: maria.id, role: 'manager' });
+    await a.ok('staff.signOut');
+    await a.ok('staff.signIn', { id: maria.id, pin: '135790' });
+    await a.ok('staff.update', { id: ben.id, disabled: true });
+    await b.ok('staff.importFile', { passphrase: PASSPHRASE, data_base64: (await a.ok('staff.exportFile', { passphrase: PASSPHRASE })).data_base64 });
+    expect((await b.ok('staff.session')).signed_in).toBeNull();
+    expect(await b.refused('staff.list')).toMatchObject({ code: 'sign_in_required' });
+  });
 });

@@ -32,6 +32,17 @@ describe('default service type per practice', () => {
     expect((await host.bridge['settings.update']({ default_service_type: null })).default_service_type).toBeNull();
   });
 
+  it('a saved change is announced to every open screen with the settings as saved; a refused one is not', async () => {
+    host = open();
+    const announced: unknown[] = [];
+    host.events.on('settings.changed', (settings) => announced.push(settings));
+    const saved = await host.bridge['settings.update']({ default_service_type: 'chiropractic' });
+    const { connection: _test, ...settings } = saved;
+    expect(announced).toEqual([settings]);
+    await dispatchBridgeCall(host.bridge, 'settings.update', { default_service_type: 'massage' });
+    expect(announced).toHaveLength(1);
+  });
+
   it('the checks a discovery starts ask about it', async () => {
     host = open();
     await host.start();

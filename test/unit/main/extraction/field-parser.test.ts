@@ -302,6 +302,30 @@ describe('field parser', () => {
     expect(parse(line(40, 400, 'Call the main 610591 line')).rx_bin).toBeUndefined();
   });
 
+  it('places the pharmacy values whose captions OCR lost by NCPDP\'s order (BIN, PCN, GRP), each to be checked', () => {
+    // NCPDP's pharmacy ID card guide: RxBIN, RxPCN, RxGRP one under the other, the BIN six digits.
+    const lost = parse(line(620, 400, 'Rae 610591', 20), line(620, 430, 'Repex: MEDDADV', 20), line(620, 460, 'Rip: 0677175', 20));
+    expect(values(lost)).toMatchObject({ rx_bin: '610591', rx_pcn: 'MEDDADV', rx_group: '0677175' });
+    for (const field of ['rx_bin', 'rx_pcn', 'rx_group'] as const) expect(lost[field]!.confidence).toBeLessThan(REVIEW_BELOW);
+    // One caption read: the misread ones around it take their places; the read one keeps its own.
+    const one = parse(line(620, 400, 'Rea: 610455', 20), line(620, 430, 'Rx PCN: MNBC', 20), line(620, 460, 'Rp: 070205', 20));
+    expect(values(one)).toMatchObject({ rx_bin: '610455', rx_pcn: 'MNBC', rx_group: '070205' });
+    expect(one.rx_pcn!.confidence).toBeGreaterThan(0.8);
+  });
+
+  it('does not place a value by the Rx order outside a block that starts with a six-digit BIN', () => {
+    // One line is not a block; a BIN of five digits is not a BIN; caption words are not misread captions.
+    expect(parse(line(620, 400, 'Rae 610591', 20)).rx_bin).toBeUndefined();
+    expect(parse(line(620, 400, 'Rae 61059', 20), line(620, 430, 'Repex: MEDDADV', 20)).rx_pcn).toBeUndefined();
+    expect(parse(line(620, 400, 'Payer 610279', 20), line(620, 430, 'Plan: GOLD', 20)).rx_bin).toBeUndefined();
+    // The medical group under it ends the block: it stays the group number.
+    const group = parse(line(620, 400, 'Rae 610591', 20), line(620, 430, 'Group: 12345', 20));
+    expect(group.rx_bin).toBeUndefined();
+    expect(group.group_number?.value).toBe('12345');
+    // Lines in another column are not the block's.
+    expect(parse(line(620, 400, 'Rae 610591', 20), line(40, 430, 'Repex: MEDDADV', 20)).rx_bin).toBeUndefined();
+  });
+
   it('finds an unlabelled plan with its numbers ("Gold 1500 EPO") or a Blue product name, as a lead', () => {
     const gold = parse(line(40, 40, 'aetna', 50), line(700, 40, 'Gold 1500 EPO', 30), line(40, 200, 'Member ID W123456789'));
     expect(gold.plan_name?.value).toBe('Gold 1500 EPO');

@@ -17,6 +17,18 @@ describe('payer matched against the known clearinghouse entities', () => {
     expect(payer('Cigna Healthcare')).toBe('Cigna');
   });
 
+  it('spells out the brand abbreviations cards print: "BCBS" with its state (run in, after a space or on the next line), "UHC"', () => {
+    const directory = directoryEntities();
+    const lines = (...texts: string[]) => matchPayerLines(texts.map((text, i) => ({ text, confidence: 0.95, header: i < 2 })), directory)?.entity.name;
+    // The Blue plans' own short forms (bcbsil.com, "BCBSTX"), and the logo's two lines.
+    expect(lines('BCBS', 'Illinois', 'Member Name')).toBe('Blue Cross Blue Shield of Illinois');
+    expect(lines('BCBSIL')).toBe('Blue Cross Blue Shield of Illinois');
+    expect(lines('BCBS TX')).toBe('Blue Cross Blue Shield of Texas');
+    expect(lines('UHC', 'Choice Plus')).toBe('UnitedHealthcare');
+    // "BCBS" alone names no one plan: not a guess at one of the thirty-odd.
+    expect(lines('BCBS', 'Member Name')).toBeUndefined();
+  });
+
   it('allows one misread letter in a long name', () => {
     expect(payer('UnitedHea1thcare')).toBe('UnitedHealthcare');
     expect(payer('Ambeter')).toBe('Ambetter');

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { APP_ENTRY_URL, APP_ORIGIN } from '@src/main/shell/app-protocol';
+import { RECOVERY_CODE_ACTION } from '@src/main/shell/recovery-code-screen';
+import { newRecoveryCode } from '@src/main/security/recovery-code';
 import { CONTENT_SECURITY_POLICY } from '@src/main/shell/content-security-policy';
 import { databaseFileState } from '@src/main/db/database-cipher';
 import { BRIDGE_METHOD_NAMES } from '@src/shared/bridge/contract';
@@ -22,9 +24,10 @@ vi.mock('electron', () => electron);
 vi.mock('electron-updater', () => updater);
 
 interface FakeWindow {
-  options: { webPreferences: Record<string, unknown> };
+  options: { title?: string; webPreferences: Record<string, unknown> };
   webContents: FakeWebContents;
   loadURL: ReturnType<typeof vi.fn>;
+  close: ReturnType<typeof vi.fn>;
 }
 
 function fakeElectron(dataRoot: string, backend: string) {
@@ -39,6 +42,7 @@ function fakeElectron(dataRoot: string, backend: string) {
     loadURL = vi.fn(async () => undefined);
     loadFile = vi.fn(async () => undefined);
     show = vi.fn();
+    close = vi.fn(() => this.emit('closed'));
     focus = vi.fn();
     restore = vi.fn();
     isDestroyed = () => false;
@@ -62,7 +66,7 @@ function fakeElectron(dataRoot: string, backend: string) {
     },
     BrowserWindow,
     // Asked only when there is something to warn of; "Quit anyway" unless a test says otherwise.
-    dialog: { showErrorBox: vi.fn(), showMessageBoxSync: vi.fn(() => 1) },
+    dialog: { showErrorBox: vi.fn(), showMessageBoxSync: vi.fn(() => 1), showMessageBox: vi.fn(async () => ({ response: 0 })) },
     ipcMain,
     powerMonitor,
     protocol: {
@@ -88,22 +92,33 @@ function fakeElectron(dataRoot: string, backend: string) {
 
 let temp: { dir: string; cleanup(): void };
 let fake: ReturnType<typeof fakeElectron>;
-async function startApp(backend = 'gnome_libsecret') {
+/** The app launched; `started` settles once it is up (or gave up): a start that asks a question waits for it. */
+async function launch(backend = 'gnome_libsecret', options: { keyStoreForgot?: boolean } = {}) {
   fake = fakeElectron(temp.dir, backend);
+  // A Windows password reset: DPAPI no longer opens what it wrapped before.
+  if (options.keyStoreForgot) fake.module.safeStorage.decryptStringAsync = async () => Promise.reject(new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.'));
   Object.assign(electron, fake.module);
   updater.autoUpdater = { autoDownload: false, autoInstallOnAppQuit: false, setFeedURL: vi.fn(), checkForUpdatesAndNotify: vi.fn(async () => null) };
   vi.resetModules();
   const entry = await import('@src/main/index');
-  await entry.started;
+  return { fake, started: entry.started };
+}
+async function startApp(backend = 'gnome_libsecret') {
+  const { started } = await launch(backend);
+  await started;
   return fake;
+}
+/** Quits the running app the way closing its last window does, and waits until it has. */
+async function quitApp() {
+  for (const listener of fake.appEvents.listeners('window-all-closed')) (listener as () => void)();
+  await vi.waitFor(() => expect(fake.module.app.quit).toHaveBeenCalled());
 }
 beforeEach(() => {
   temp = makeTempDir('coverdesk-shell-');
 });
 afterEach(async () => {
   // Closing the last window closes the host (its database, local API and sync worker).
-  for (const listener of fake.appEvents.listeners('window-all-closed')) (listener as () => void)();
-  await vi.waitFor(() => expect(fake.module.app.quit).toHaveBeenCalled());
+  await quitApp();
   temp.cleanup();
 });
 
@@ -237,5 +252,72 @@ describe('the Electron main process', () => {
     expect(windows).toHaveLength(0);
     expect(fs.existsSync(path.join(temp.dir, 'data', 'coverdesk.sqlite'))).toBe(false);
     expect(fs.existsSync(path.join(temp.dir, 'data', 'database.key.safe'))).toBe(false);
+  });
+
+  describe('when the OS key store has lost the desk’s key (issue 28, item 5)', () => {
+    /** A desk with one patient and its recovery sheet's code, quit; then started again with the store forgetful. */
+    async function deskWithLostKey() {
+      const { windows, ipcMain } = await startApp();
+      const call = (method: string, input: unknown) => ipcMain.handlers.get(method)!(invokeEvent(windows[0].webContents, fakeFrame(APP_ENTRY_URL)), input);
+      const patient = (await call('patients.create', { first_name: 'Ada', last_name: 'Lovelace', date_of_birth: '1985-12-10' })) as { value: { id: string } };
+      const sheet = (await call('recovery.setup', {})) as { value: { code: string } };
+      await quitApp();
+      const dataDir = path.join(temp.dir, 'data');
+      const files = () => Object.fromEntries(fs.readdirSync(dataDir).filter((name) => name.startsWith('database.key')).map((name) => [name, fs.readFileSync(path.join(dataDir, name), 'utf8')]));
+      const app = await launch('gnome_libsecret', { keyStoreForgot: true });
+      // The one screen: a window of its own, before the desk's window or the bridge.
+      await vi.waitFor(() => expect(app.fake.windows[0]?.loadURL).toHaveBeenCalledTimes(1));
+      const screen = app.fake.windows[0];
+      const page = () => decodeURIComponent(String(screen.loadURL.mock.lastCall![0]).replace(/^data:text\/html;charset=utf-8,/, ''));
+      const type = (code: string) => {
+        const event = navigationEvent(`${RECOVERY_CODE_ACTION}?code=${encodeURIComponent(code)}`);
+        screen.webContents.emit('will-navigate', event, event.url);
+        expect(event.defaultPrevented).toBe(true);
+      };
+      return { ...app, screen, page, type, files, patientId: patient.value.id, code: sheet.value.code };
+    }
+
+    it('asks the recovery code on one screen, shows a wrong or mistyped one’s refusal with nothing changed, and opens the same desk with the right one', async () => {
+      const desk = await deskWithLostKey();
+      expect(desk.screen.options).toMatchObject({ title: 'Coverdesk: recovery code', webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false } });
+      expect(desk.screen.options.webPreferences.preload).toBeUndefined();
+      expect(desk.page()).toMatch(/no longer in this computer’s key store/);
+      expect(desk.fake.ipcMain.handlers.size).toBe(0);
+      const before = desk.files();
+
+      desk.type(newRecoveryCode());
+      await vi.waitFor(() => expect(desk.screen.loadURL).toHaveBeenCalledTimes(2));
+      expect(desk.page()).toMatch(/<p id="error" role="alert">That recovery code does not open this desk/);
+      desk.type(desk.code.slice(0, -1) + (desk.code.at(-1) === 'A' ? 'B' : 'A'));
+      await vi.waitFor(() => expect(desk.screen.loadURL).toHaveBeenCalledTimes(3));
+      expect(desk.page()).toMatch(/has a typo/);
+      expect(desk.files()).toEqual(before);
+      expect(desk.fake.windows).toHaveLength(1);
+
+      desk.type(desk.code.toLowerCase());
+      await desk.started;
+      expect(desk.fake.module.dialog.showErrorBox).not.toHaveBeenCalled();
+      expect(desk.fake.module.dialog.showMessageBox).toHaveBeenCalledWith(expect.objectContaining({ detail: expect.stringMatching(/The code is now used: print a new recovery sheet/) }));
+      // The desk's own window, and the screen closed behind it.
+      expect(desk.fake.windows).toHaveLength(2);
+      expect(desk.screen.close).toHaveBeenCalled();
+      const own = desk.fake.windows[1].webContents;
+      const call = (method: string, input: unknown) => desk.fake.ipcMain.handlers.get(method)!(invokeEvent(own, fakeFrame(APP_ENTRY_URL)), input);
+      expect(await call('patients.get', { id: desk.patientId })).toMatchObject({ ok: true, value: { id: desk.patientId } });
+      expect(await call('recovery.status', {})).toMatchObject({ ok: true, value: { used_at: expect.any(String) } });
+      // Kept again for the OS (wrapped afresh), the code marked used.
+      expect(desk.files()['database.key.safe']).toMatch(/^wrapped:/);
+    }, 60_000);
+
+    it('closing the screen quits, and nothing was changed', async () => {
+      const desk = await deskWithLostKey();
+      const before = desk.files();
+      (desk.screen.close as () => void)();
+      await desk.started;
+      expect(desk.fake.module.app.quit).toHaveBeenCalled();
+      expect(desk.fake.windows).toHaveLength(1);
+      expect(desk.fake.module.dialog.showErrorBox).not.toHaveBeenCalled();
+      expect(desk.files()).toEqual(before);
+    }, 60_000);
   });
 });

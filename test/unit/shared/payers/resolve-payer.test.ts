@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { directoryEntities, LEGACY_PAYERS, withDirectoryFacts } from '@src/shared/payers/payer-directory';
-import { buildPayerIndex, resolvePayer } from '@src/shared/payers/payer-search';
+import { buildPayerIndex, resolvePayer, spellOutPayerBrands } from '@src/shared/payers/payer-search';
 
 const directory = buildPayerIndex(withDirectoryFacts(directoryEntities()));
 const name = (r: ReturnType<typeof resolvePayer>) => (r.kind === 'matched' ? r.entry.name : r.kind);
@@ -28,5 +28,18 @@ describe('resolvePayer: a schedule’s payer cell in the desk’s directory', ()
   it('with a desk that knows few payers, a partial name that fits one of them is that one', () => {
     const few = buildPayerIndex(withDirectoryFacts(LEGACY_PAYERS));
     expect(name(resolvePayer(few, 'BCBS TX'))).toBe('Blue Cross Blue Shield of Texas');
+  });
+});
+
+describe('brand abbreviations spelled out', () => {
+  it('spells out BCBS (with a state code run in or after it) and UHC, and leaves plan words and everyday words alone', () => {
+    expect(spellOutPayerBrands('bcbsil')).toBe('blue cross blue shield illinois');
+    expect(spellOutPayerBrands('bcbs tx ppo')).toBe('blue cross blue shield texas ppo');
+    expect(spellOutPayerBrands('uhc choice plus')).toBe('united healthcare choice plus');
+    // "in" after a space is a word, not Indiana; "PPO" and "HMO" stay as printed.
+    expect(spellOutPayerBrands('bcbs in your area')).toBe('blue cross blue shield in your area');
+    expect(spellOutPayerBrands('bcbsin')).toBe('blue cross blue shield indiana');
+    expect(spellOutPayerBrands('blue choice ppo hmo')).toBe('blue choice ppo hmo');
+    expect(spellOutPayerBrands('abcbs')).toBe('abcbs');
   });
 });
