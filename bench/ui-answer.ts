@@ -130,7 +130,7 @@ export const uiAnswer: Benchmark = async ({ quick }) => {
         if (ms) readings.push({ endedAt: wallNow(), ms: Number(ms[1]) });
       },
     };
-    webHost = await startWebHost({ dataDir: path.join(temp.dir, 'host'), rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: sandbox.url, apiKey: 'bench-ui-answer' }, log });
+    webHost = await startWebHost({ dataDir: path.join(temp.dir, 'host'), askFirstManager: false, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: sandbox.url, apiKey: 'bench-ui-answer' }, log });
     const host = webHost.host;
     // Where the time goes: when the desk has stored the answer and told its screens.
     const changedAt = new Map<string, number[]>();

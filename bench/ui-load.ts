@@ -164,7 +164,7 @@ export const uiLoad: Benchmark = async ({ quick }) => {
     const page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();
     await page.addInitScript(LONG_FRAMES_PROBE);
     // The desk starts pulling the practice as soon as it starts: the page is open before.
-    webHost = await startWebHost({ dataDir, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: upstream.url, apiKey: upstream.apiKey } });
+    webHost = await startWebHost({ dataDir, askFirstManager: false, rendererDir: path.join(outDir, 'renderer'), localApi: false, hotFolder: false, upstream: { url: upstream.url, apiKey: upstream.apiKey } });
     const host = webHost.host;
     // Scrolling by script is no one at the desk: without this the desk locks itself during the batch.
     await host.bridge['idleLock.update']({ minutes: 60 });
