@@ -13,6 +13,8 @@ import { outboxSize } from './outbox-size';
 import { startup } from './startup';
 import { syncDrain } from './sync-drain';
 import { uiToday } from './ui-today';
+import { uiAnswer } from './ui-answer';
+import { uiLoad } from './ui-load';
 
 /**
  * `npm run bench [-- --quick] [-- --only NAME]`: every benchmark, each against its raw
@@ -31,6 +33,8 @@ const BENCHMARKS: Record<string, Benchmark> = {
   practice_pull: practicePull,
   schedule,
   ui_schedule: uiSchedule,
+  ui_answer: uiAnswer,
+  ui_load: uiLoad,
   estimate,
   end_of_day: endOfDay,
 };

@@ -44,6 +44,11 @@ export interface SandboxOptions {
    * two answers about one person refuse to start (`X12FileError`, naming the files).
    */
   x12?: string | X12Roster;
+  /**
+   * Told of each answer as it leaves, after latency and faults (a bench times what the desk
+   * does from there); its errors are its own, the answer goes out regardless.
+   */
+  onResponse?(request: Request, response: Response): void;
 }
 
 export interface Sandbox {
@@ -69,6 +74,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   // Built first: bad fault options or 271 files refuse to start before anything is opened.
   const x12 = typeof options.x12 === 'string' ? loadX12Roster(options.x12) : options.x12;
   const before: MiddlewareHandler[] = [];
+  const onResponse = options.onResponse;
+  if (onResponse)
+    before.push(async (c, next) => {
+      await next();
+      try {
+        onResponse(c.req.raw, c.res);
+      } catch {
+        // A bench's hook never changes what the desk is answered.
+      }
+    });
   if (options.latencyMs) before.push(latency(options.latencyMs));
   if (options.faults) before.push(faultInjection(options.faults));
   const clock = options.clock ?? systemClock;

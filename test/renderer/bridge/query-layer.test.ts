@@ -226,6 +226,23 @@ describe('bridge events refresh the reads they touch', () => {
     await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(8));
   });
 
+  it('reads a patient at once when a check shown waiting for its answer moves, with no gathering delay', async () => {
+    const { desk, client, timers } = setUp();
+    desk.answers.set('desk.patient', async () => ({ ok: true, value: detail({ cardId: 'ic_A1', pendingCheck: true }) }));
+    const { observer } = show(client, desk, 'desk.patient', { id: 'pat_A' } as never, { view: true });
+    await vi.waitFor(() => expect(observer.getCurrentResult().status).toBe('success'));
+
+    // Their card moves (plan facts): gathered as before.
+    desk.emit('records.changed', { collection: 'insurance_cards', id: 'ic_A1' });
+    expect(timers.pending()).toBe(1);
+    // The check they wait for is answered: read now, the card's change with it, no timer left.
+    desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: 'eec_A1' });
+    await vi.waitFor(() => expect(desk.reads('desk.patient')).toBe(2));
+    expect(timers.pending()).toBe(0);
+    await settle();
+    expect(desk.reads('desk.patient')).toBe(2);
+  });
+
   it('puts the sync status an event carries into the sync.status query, without a read', async () => {
     const { desk, client } = setUp();
     desk.emit('sync.status', { ...STATUS, online: false });

@@ -22,6 +22,12 @@ interface Refresh<E extends BridgeEvent> {
    * `previous` is the last event of the same kind (none for the first).
    */
   touches?(payload: BridgeEventPayload<E>, query: Query, previous: BridgeEventPayload<E> | undefined): boolean;
+  /**
+   * Whether this event is what the query's screen is waiting for (a check's answer while the
+   * person looks at it): read at once, once any read of it in flight has answered. A gathering
+   * delay there is a wait the person at the window sees, and one record moving is no storm.
+   */
+  urgent?(payload: BridgeEventPayload<E>, query: Query): boolean;
 }
 type AnyRefresh = { [E in BridgeEvent]: Refresh<E> }[BridgeEvent];
 
@@ -40,6 +46,13 @@ function mayBeTheirs(change: BridgeEventPayload<'records.changed'>, query: Query
   if (change.id === id) return true;
   if (detail && [...detail.cards, ...detail.checks, ...detail.discoveries].some((record) => record.id === change.id)) return true;
   return DESK_COLLECTIONS.includes(change.collection) && change.collection !== 'patients';
+}
+
+/** A check or discovery shown waiting for its answer has moved: most likely that answer. */
+function awaitedAnswer(change: BridgeEventPayload<'records.changed'>, query: Query): boolean {
+  const { detail } = patientOf(query);
+  if (!detail) return false;
+  return [...detail.checks, ...detail.discoveries].some((record) => record.id === change.id && record.status === 'pending');
 }
 
 /** Sync progress matters to a patient while any of theirs is still on its way or unanswered. */
@@ -72,7 +85,7 @@ export const EVENT_REFRESHES: readonly AnyRefresh[] = [
   // A record synced or failed changes a row's marker without changing the record; the sync
   // worker reports often while it works, so these are gathered up longer.
   { event: 'sync.status', method: 'desk.today', delayMs: 1000 },
-  { event: 'records.changed', method: 'desk.patient', delayMs: 150, touches: mayBeTheirs },
+  { event: 'records.changed', method: 'desk.patient', delayMs: 150, touches: mayBeTheirs, urgent: awaitedAnswer },
   { event: 'sync.status', method: 'desk.patient', delayMs: 500, touches: (status, query, previous) => movedOn(status, previous) && travelling(query) },
   // A SMART Health Link that completed: its fields are offered on the patient's screen.
   { event: 'records.changed', method: 'digitalCards.arrivedForCards', delayMs: 150, touches: (change) => change.collection === 'digital_cards' },
@@ -136,14 +149,31 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
     else void Promise.allSettled(reading).then(startDelay);
   };
 
+  /** Read now (after a read in flight: refreshQuery), and no longer gathered for later. */
+  const readNow = (refresh: AnyRefresh, queries: Query[]) => {
+    const open = gathered.get(refresh);
+    for (const query of queries) {
+      open?.queries.delete(query);
+      refreshQuery(client, query);
+    }
+    if (open && open.queries.size === 0) {
+      if (open.handle !== undefined) timers.clearTimeout(open.handle);
+      gathered.delete(refresh);
+    }
+  };
+
   const on = <E extends BridgeEvent>(event: E, payload: BridgeEventPayload<E>) => {
     for (const refresh of EVENT_REFRESHES) {
       if (refresh.event !== event) continue;
       const touches = refresh.touches as Refresh<E>['touches'];
+      const urgent = refresh.urgent as Refresh<E>['urgent'];
       const previous = lastPayload.get(event) as BridgeEventPayload<E> | undefined;
+      const touched = bridgeQueries(client, refresh.method).filter((query) => !touches || touches(payload, query, previous));
+      const now = urgent ? touched.filter((query) => urgent(payload, query)) : [];
+      readNow(refresh, now);
       gather(
         refresh,
-        bridgeQueries(client, refresh.method).filter((query) => !touches || touches(payload, query, previous)),
+        touched.filter((query) => !now.includes(query)),
       );
     }
     lastPayload.set(event, payload);

@@ -434,7 +434,7 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
       <p className="visually-hidden" role="status">
         {shown ? `Eligibility check: ${shown.status === 'pending' ? 'waiting for the answer' : shown.status === 'success' ? 'answered' : 'failed'}.` : ''}
       </p>
-      <div id="check-result" tabIndex={-1} className="stack">
+      <div id="check-result" tabIndex={-1} className="stack" data-check-id={shown?.id} data-status={shown?.status}>
         {shown && shownCard && versions.earlier.has(shownCard.id) && (
           <Notice tone="warn">
             This answer is for an earlier version of the card{shownCard.member_id ? ` (member id ${shownCard.member_id})` : ''}. Checks now use the current card

@@ -1,0 +1,69 @@
+import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
+import { runCheck } from './desk-actions';
+import { expect, test } from './fixtures';
+
+// Issue 31: the answer on screen at once. A check's answer that arrives while the person's focus
+// is elsewhere on the screen is revealed in the same frame that first paints it, never a frame
+// later.
+
+interface FrameWatch {
+  __framesAnswered: number;
+  __framesUnfocused: number;
+}
+
+/**
+ * Every animation frame from now on (30 with an answer): whether the result box shows an
+ * answer (the plan state) without focus inside it or with its top outside the main area. rAF callbacks run before the frame is
+ * painted, so a frame that begins with the answer unfocused paints it so.
+ */
+function watchFrames(): void {
+  interface Rect {
+    top: number;
+    bottom: number;
+  }
+  interface Box {
+    querySelector(selector: string): unknown;
+    contains(other: unknown): boolean;
+    closest(selector: string): { getBoundingClientRect(): Rect } | null;
+    getBoundingClientRect(): Rect;
+  }
+  const w = globalThis as unknown as FrameWatch & { document: { activeElement: unknown; getElementById(id: string): Box | null }; requestAnimationFrame(run: () => void): number };
+  w.__framesAnswered = 0;
+  w.__framesUnfocused = 0;
+  const watch = () =>
+    w.requestAnimationFrame(() => {
+      const box = w.document.getElementById('check-result');
+      if (box?.querySelector('[data-testid="plan-state"]')) {
+        w.__framesAnswered++;
+        const main = box.closest('.main')?.getBoundingClientRect();
+        const top = box.getBoundingClientRect().top;
+        const inView = !!main && top >= main.top && top < main.bottom;
+        if (!box.contains(w.document.activeElement) || !inView) w.__framesUnfocused++;
+      }
+      if (w.__framesAnswered < 30) watch();
+    });
+  watch();
+}
+
+const frames = () => {
+  const w = globalThis as unknown as FrameWatch;
+  return { answered: w.__framesAnswered, unfocused: w.__framesUnfocused };
+};
+
+test('an answer that arrives while focus is elsewhere is painted in view and focused from its first frame', async ({ desk }) => {
+  const { page } = desk;
+  const { bridge } = desk.web.host;
+  const patient = await bridge['patients.create']({ first_name: 'Rhea', last_name: 'Lindqvist', date_of_birth: '1975-06-02' });
+  await bridge['cards.create']({ patient_id: patient.id, member_id: 'W300400500', insurance_carrier_ids: [SEED_CLEARINGHOUSE_ENTITIES[0].id] });
+  await page.locator(`#today-row-${patient.id}`).click();
+  await runCheck(page);
+  await expect(page.getByTestId('check-pending')).toBeVisible();
+  // While the answer is on its way the person goes back to the form.
+  await page.getByLabel('Provider', { exact: true }).focus();
+  await page.evaluate(watchFrames);
+
+  await expect(page.getByTestId('plan-state')).toHaveText('Active', { timeout: 20_000 });
+  await expect(page.locator('#check-result')).toBeFocused();
+  await expect.poll(() => page.evaluate(frames)).toMatchObject({ answered: 30 });
+  expect(await page.evaluate(frames)).toEqual({ answered: 30, unfocused: 0 });
+});
