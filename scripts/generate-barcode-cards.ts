@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import bwip from 'bwip-js/node';
 import sharp from 'sharp';
-import { homography, mapPoint, type Point } from '../src/main/extraction/perspective';
+import { facePixels, layCard } from './card-photo';
 import { aamvaPayload, payerTrackPayload, type LicencePerson } from './barcode-payloads';
 import { CARD_H, CARD_W, rngFrom, type Rng } from './card-families';
 
@@ -56,28 +56,6 @@ async function face(lines: string[], code: { bcid: string; text: string } | null
   return canvas.toBuffer('image/png');
 }
 
-/** Draws `face` into the photo inside `corners` (nearest pixel: the card generator's way). */
-function drawQuad(target: { data: Uint8ClampedArray; width: number; height: number }, img: { data: Uint8ClampedArray; width: number; height: number }, corners: Point[]): void {
-  const toFace = homography(corners, [
-    { x: 0, y: 0 },
-    { x: img.width - 1, y: 0 },
-    { x: img.width - 1, y: img.height - 1 },
-    { x: 0, y: img.height - 1 },
-  ]);
-  if (!toFace) return;
-  for (let y = 0; y < target.height; y++) {
-    for (let x = 0; x < target.width; x++) {
-      const p = mapPoint(toFace, { x, y });
-      if (p.x < 0 || p.y < 0 || p.x > img.width - 1 || p.y > img.height - 1) continue;
-      const i = ((p.y | 0) * img.width + (p.x | 0)) * 4;
-      const o = (y * target.width + x) * 4;
-      target.data[o] = img.data[i];
-      target.data[o + 1] = img.data[i + 1];
-      target.data[o + 2] = img.data[i + 2];
-    }
-  }
-}
-
 /** The face as captured: flat, or a phone photo on a desk (perspective, a lamp's glare, blur), or upside down. */
 async function capture(r: Rng, png: Buffer, how: Capture): Promise<Buffer> {
   if (how === 'scan') return sharp(png).jpeg({ quality: 90 }).toBuffer();
@@ -88,11 +66,6 @@ async function capture(r: Rng, png: Buffer, how: Capture): Promise<Buffer> {
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = r.pick(['#6b5a48', '#3d3f44', '#8a8f96']);
   ctx.fillRect(0, 0, W, H);
-  const desk = ctx.getImageData(0, 0, W, H);
-  const img = await loadImage(png);
-  const c2 = createCanvas(img.width, img.height);
-  c2.getContext('2d').drawImage(img, 0, 0);
-  const faceData = c2.getContext('2d').getImageData(0, 0, img.width, img.height);
   // A camera held above one edge, the card turned a few degrees: that edge comes out longer.
   const t = (r.range(-6, 6) * Math.PI) / 180;
   const w = 1200;
@@ -104,8 +77,7 @@ async function capture(r: Rng, png: Buffer, how: Capture): Promise<Buffer> {
     [w / 2, h / 2, 1],
     [-w / 2, h / 2, 1],
   ].map(([x, y, s]) => ({ x: W / 2 + x * s * Math.cos(t) - y * Math.sin(t), y: H / 2 + x * s * Math.sin(t) + y * Math.cos(t) }));
-  drawQuad(desk, faceData, corners);
-  ctx.putImageData(desk, 0, 0);
+  layCard(ctx, await facePixels(png), corners);
   if (how === 'glare') {
     const gx = W * r.range(0.3, 0.7);
     const glare = ctx.createRadialGradient(gx, H * 0.35, 20, gx, H * 0.35, 220);

@@ -15,8 +15,8 @@ import { parseArgs } from 'node:util';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import sharp, { type Sharp } from 'sharp';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '../src/main/reference/seed-data';
-import { homography, mapPoint, type Point } from '../src/main/extraction/perspective';
 import type { ClearinghouseEntity } from '../src/shared/contract';
+import { facePixels, layCard } from './card-photo';
 import { CARD_H, CARD_W, cardData, checkDisplayFonts, familiesOf, FIRST_NAMES, LAST_NAMES, renderFamily, rngFrom, type CardTruth, type Rng, type Split } from './card-families';
 
 /** What the card prints for each field; '' where the card prints no such field. */
@@ -517,38 +517,11 @@ function cardQuad(r: Rng, cx: number, cy: number, w: number, h: number, degrees:
   });
 }
 
-/** Draws `face` (RGBA) into `target` (RGBA) inside the quad `corners`. */
-function drawQuad(target: { data: Uint8ClampedArray; width: number; height: number }, face: { data: Uint8ClampedArray; width: number; height: number }, corners: Point[]): void {
-  const toFace = homography(corners, [
-    { x: 0, y: 0 },
-    { x: face.width - 1, y: 0 },
-    { x: face.width - 1, y: face.height - 1 },
-    { x: 0, y: face.height - 1 },
-  ]);
-  if (!toFace) return;
-  const xs = corners.map((c) => c.x);
-  const ys = corners.map((c) => c.y);
-  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y <= Math.min(target.height - 1, Math.ceil(Math.max(...ys))); y++) {
-    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x <= Math.min(target.width - 1, Math.ceil(Math.max(...xs))); x++) {
-      const p = mapPoint(toFace, { x, y });
-      if (p.x < 0 || p.y < 0 || p.x > face.width - 1 || p.y > face.height - 1) continue;
-      const i = ((p.y | 0) * face.width + (p.x | 0)) * 4;
-      const o = (y * target.width + x) * 4;
-      target.data[o] = face.data[i];
-      target.data[o + 1] = face.data[i + 1];
-      target.data[o + 2] = face.data[i + 2];
-    }
-  }
-}
-
 /** The held-out captures, all drawn on a canvas: desk, video frame, or both sides side by side. */
 async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buffer): Promise<Buffer> {
-  const frontImage = await loadImage(face);
+  const front = await facePixels(face);
   // Families print portrait cards too: the face's own size, never the landscape default.
-  const [FW, FH] = [frontImage.width, frontImage.height];
-  const faceCanvas = createCanvas(FW, FH);
-  faceCanvas.getContext('2d').drawImage(frontImage, 0, 0);
-  const facePixels = faceCanvas.getContext('2d').getImageData(0, 0, FW, FH);
+  const [FW, FH] = [front.width, front.height];
   if (style.capture === 'pair') {
     const W = 2 * CARD_W + 120;
     const H = CARD_H + 80;
@@ -558,7 +531,7 @@ async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buff
     ctx.fillRect(0, 0, W, H);
     ctx.shadowColor = 'rgba(0,0,0,0.35)';
     ctx.shadowBlur = 12;
-    ctx.drawImage(frontImage, 40, 40);
+    ctx.drawImage(await loadImage(face), 40, 40);
     ctx.drawImage(await loadImage(back), CARD_W + 80, 40);
     return canvas.toBuffer('image/png');
   }
@@ -579,9 +552,7 @@ async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buff
     ctx.fillText(`Video: ${W}x${H}px`, W - 300, 50);
     ctx.fillText(`Card: ${Math.round(W * 0.34)}px`, W - 300, 90);
     const cardW = W * r.range(0.3, 0.4);
-    const data = ctx.getImageData(0, 0, W, H);
-    drawQuad(data, facePixels, cardQuad(r, W / 2, H / 2, cardW, (cardW * FH) / FW, r.range(-2, 2), r.range(0, 0.04)));
-    ctx.putImageData(data, 0, 0);
+    layCard(ctx, front, cardQuad(r, W / 2, H / 2, cardW, (cardW * FH) / FW, r.range(-2, 2), r.range(0, 0.04)));
     return canvas.toBuffer('image/png');
   }
   // desk: wood grain or a speckled desk, a printed page under one corner, the card in perspective.
@@ -608,11 +579,9 @@ async function captureHeldOut(r: Rng, style: CardStyle, face: Buffer, back: Buff
   ctx.font = `22px "${style.font}"`;
   for (let i = 0; i < 18; i++) ctx.fillText(r.pick(['Patient intake form', 'Date of visit ____', 'Reason for visit', 'Phone 555-0100', 'Signature ________']), 30, 50 + i * 40);
   ctx.restore();
-  const data = ctx.getImageData(0, 0, W, H);
   const cardW = W * r.range(0.48, 0.58) * (FW < FH ? 0.62 : 1);
   const [cx, cy] = [W / 2 + r.range(-80, 80), H / 2 + r.range(-60, 60)];
-  drawQuad(data, facePixels, cardQuad(r, cx, cy, cardW, (cardW * FH) / FW, style.rotation_deg, r.range(0.03, 0.1)));
-  ctx.putImageData(data, 0, 0);
+  layCard(ctx, front, cardQuad(r, cx, cy, cardW, (cardW * FH) / FW, style.rotation_deg, r.range(0.03, 0.1)));
   // Uneven light, as in classic photos.
   const light = ctx.createLinearGradient(r.range(0, W), 0, r.range(0, W), H);
   light.addColorStop(0, `rgba(255,255,255,${r.range(0, 0.12).toFixed(2)})`);

@@ -24,6 +24,14 @@ const OPTIONS: ReaderOptions = {
   maxNumberOfSymbols: 4,
 };
 
+/**
+ * The photo as it is, for what the first look cannot read: a PDF417 whose narrow bars the
+ * enlarging blurred, a small Data Matrix. Only those two: QR and Aztec codes were read by the
+ * first look, and their detectors were a third of this look's time on a card without any
+ * barcode (measured on 24 generated cards: 8.4 s against 5.8 s in all).
+ */
+const SECOND_LOOK: ReaderOptions = { ...OPTIONS, formats: ['PDF417', 'DataMatrix'], tryHarder: true };
+
 let ready: Promise<unknown> | undefined;
 
 /** The decoder's wasm from node_modules, once per process: nothing is fetched. */
@@ -70,6 +78,6 @@ export async function decodeBarcodes(sides: readonly GrayImage[], photos: readon
   };
   for (const side of sides) take(await readBarcodes(asImageData(side), OPTIONS));
   // The second look tries harder: a small Data Matrix was missed by both fast looks (measured: 21 ms for a photo without any barcode).
-  if (found.length === 0) for (const photo of photos) take(await readBarcodes(photo, { ...OPTIONS, tryHarder: true }));
+  if (found.length === 0) for (const photo of photos) take(await readBarcodes(photo, SECOND_LOOK));
   return found;
 }

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { generateBarcodeCards, type BarcodeCard } from '../../../../scripts/generate-barcode-cards';
+import { decodeBarcodes } from '@src/main/extraction/barcodes';
 import { createExtractionEngine, type ExtractionEngine } from '@src/main/extraction/extraction-engine';
 import { createExtractionRunner } from '@src/main/extraction/extraction-runner';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
@@ -61,6 +62,49 @@ describe('barcodes in the card reader', () => {
     expect(result.barcodes).toEqual([]);
     expect(result.fields.member_id?.value).toBe('XWP884210377');
     expect(result.fields.member_id?.source).toBeUndefined();
+  }, 60_000);
+
+  it('a card without a barcode: the OCR reads it while the barcode look still runs, not after it', async () => {
+    // The look is held back until the OCR has read the card (or 20 s, long past any reading):
+    // run in turn, as before, the look would go first and the OCR only after it.
+    const order: string[] = [];
+    let ocrRead = () => {};
+    const read = new Promise<void>((resolve) => (ocrRead = resolve));
+    const slowLook = createExtractionEngine({
+      log: (line) => {
+        if (/passes /.test(line)) {
+          order.push('ocr');
+          ocrRead();
+        }
+      },
+      decodeBarcodes: async (sides, photos) => {
+        await Promise.race([read, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+        order.push('barcode look');
+        return decodeBarcodes(sides, photos);
+      },
+    });
+    try {
+      const result = await slowLook.extract([{ bytes: new Uint8Array(card('no-barcode.jpg').bytes) }], { entities: directoryEntities() });
+      expect(order).toEqual(['ocr', 'barcode look']);
+      expect(result.barcodes).toEqual([]);
+      expect(result.fields.member_id?.value).toBe('XWP884210377');
+    } finally {
+      await slowLook.close();
+    }
+  }, 90_000);
+
+  it('a licence found while the OCR runs stops the OCR: only the licence is answered', async () => {
+    const lines: string[] = [];
+    const logged = createExtractionEngine({ log: (line) => lines.push(line) });
+    try {
+      const result = await logged.extract([{ bytes: new Uint8Array(card('licence-1-desk.jpg').bytes) }], { entities: directoryEntities() });
+      expect(result.barcodes.map((r) => r.kind)).toEqual(['licence']);
+      expect(result.fields).toEqual({});
+      expect(result.text).toBe('');
+      expect(lines).toEqual([expect.stringMatching(/^extraction: 1 photo\(s\), licence barcode, \d+ ms, OCR stopped$/)]);
+    } finally {
+      await logged.close();
+    }
   }, 60_000);
 
   it('after a licence is read at intake (preview) and as a stored card photo, its licence number is in no table', async () => {
