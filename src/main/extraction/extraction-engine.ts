@@ -464,7 +464,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     );
     if (small.some(Boolean)) {
       const again = await Promise.all(prepared.map((image, page) => (small[page] ? enlargeRegion(image, small[page].box, small[page].scale) : image)));
-      const larger = await readPasses(again, context, ran, 'enlarged:');
+      const larger = await readPasses(ocr, again, context, ran, 'enlarged:');
       if (evidenceOf(larger.read.fields) >= evidenceOf(read.fields) && sureness(larger.read.fields) > sureness(read.fields)) {
         // The payer is matched on the whole reading (a logo above the region, a web address
         // below it): the surer match of the two stands.
