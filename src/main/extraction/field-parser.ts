@@ -414,13 +414,6 @@ function pageRows(segments: Segment[]): Segment[][] {
 /** Where each field's value was read: which photo, and its box on the prepared image. */
 export type FieldSources = Partial<Record<ExtractedFieldName, { page: number; box: OcrBox; ocr: number }>>;
 
-/**
- * The card's fields from the OCR of its photos (front first). Each field comes from the
- * value after, beside or under its label; member name and plan also from where cards
- * print them unlabelled; the payer from the known entities' names. Confidence combines
- * the OCR's own certainty, how well the value fits the field's format, how it was found,
- * and how many characters had to be repaired.
- */
 /** The pharmacy block's lines in the order NCPDP's pharmacy ID card guide prints them. */
 const RX_ORDER = ['rx_bin', 'rx_pcn', 'rx_group'] as const;
 /** A value placed by its line's position, not read from its caption: always "check this". */
@@ -486,6 +479,13 @@ function rxBlockByPosition(segments: Segment[], hits: LabelHit[], best: Map<Labe
   }
 }
 
+/**
+ * The card's fields from the OCR of its photos (front first). Each field comes from the
+ * value after, beside or under its label; member name and plan also from where cards
+ * print them unlabelled; the payer from the known entities' names. Confidence combines
+ * the OCR's own certainty, how well the value fits the field's format, how it was found,
+ * and how many characters had to be repaired.
+ */
 export function parseCardFields(pages: OcrPage[], context: ParseContext): ExtractedFields {
   return readCardFields(pages, context).fields;
 }
