@@ -5,6 +5,7 @@ import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 import { TextField } from '../ui/field';
 import { Loading, Notice } from '../ui/notice';
+import { typedTwiceProblems } from '../settings/staff-form-checks';
 import { noteSignOut, signOutNote } from './sign-out-note';
 import { isSwitchUserKey, pickByTyping, sessionChanged, signsIn, useStaffSession } from './staff-session';
 import './staff-gate.css';
@@ -100,13 +101,8 @@ function refusalText(error: { message: string; errors?: { message: string }[] })
   return error.errors?.[0]?.message ?? error.message;
 }
 
-/** A PIN or passphrase the host will take, checked here first so the person hears why at once. */
-function secretProblem(pin: string, confirm: string): string | null {
-  const parsed = StaffSecret.safeParse(pin);
-  if (!parsed.success) return `The PIN ${parsed.error.issues[0]?.message ?? 'is not allowed'}.`;
-  if (pin !== confirm) return 'The two PINs differ: type the same PIN twice.';
-  return null;
-}
+/** A PIN or passphrase the host will take, typed the same twice: checked here first so the person hears why at once. */
+const newPinProblems = (pin: string, confirm: string) => typedTwiceProblems(StaffSecret, pin, confirm, { label: 'The PIN', differ: 'The two PINs differ: type the same PIN twice.' });
 
 /**
  * First start (issue 28, item 1): one screen, the manager's name and PIN (and on a desk that had
@@ -127,8 +123,9 @@ function FirstStart({ session, onDone }: { session: StaffSession; onDone(): void
     if (busy) return;
     const found: typeof errors = {};
     if (!name.trim()) found.name = 'Enter your name: the audit log names you by it.';
-    const problem = secretProblem(pin, confirm);
-    if (problem) found[pin === confirm || !StaffSecret.safeParse(pin).success ? 'pin' : 'confirm'] = problem;
+    const problem = newPinProblems(pin, confirm);
+    if (problem.first) found.pin = problem.first;
+    else if (problem.again) found.confirm = problem.again;
     if (session.lock_pin_set && !lockPin) found.lock_pin = 'Enter the PIN that unlocks this desk today.';
     setErrors(found);
     if (Object.keys(found).length) return;
@@ -386,7 +383,8 @@ function ChoosePin({ person, onSwitch }: { person: SignedIn; onSwitch(): void })
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
-    const problem = secretProblem(pin, confirm);
+    const { first, again } = newPinProblems(pin, confirm);
+    const problem = first ?? again;
     if (problem) return setError(problem);
     setBusy(true);
     const result = await bridge.staff.choosePin({ pin });

@@ -12,9 +12,20 @@ function problem(schema: z.ZodType, value: string, label: string): string | unde
 }
 
 /**
+ * A secret chosen by typing it twice (a PIN, a file passphrase): the host's rule (its zod
+ * schema) on the first, worded with its label; then the same again in the second, when one is
+ * asked for. A mistyped secret nobody knows would lock its person (or its file) out.
+ */
+export function typedTwiceProblems(schema: z.ZodType, first: string, again: string | undefined, wording: { label: string; differ: string }): { first?: string; again?: string } {
+  const wrong = problem(schema, first, wording.label);
+  if (wrong) return { first: wrong };
+  if (again !== undefined && again !== first) return { again: wording.differ };
+  return {};
+}
+
+/**
  * What the desk checks before sending a name and a PIN: the host's own rules (the zod schemas
- * the host parses with), and a PIN typed the same twice: a mistyped PIN nobody knows would
- * lock its person out. The host checks again.
+ * the host parses with), and a PIN typed the same twice. The host checks again.
  */
 export function staffFieldProblems(fields: { name?: string; pin?: string; pin_confirm?: string }): FieldMessages {
   const problems: FieldMessages = {};
@@ -23,17 +34,20 @@ export function staffFieldProblems(fields: { name?: string; pin?: string; pin_co
     if (name) problems.name = name;
   }
   if (fields.pin !== undefined) {
-    const pin = problem(StaffSecret, fields.pin, STAFF_LABELS.pin);
-    if (pin) problems.pin = pin;
-    else if (fields.pin !== fields.pin_confirm) problems.pin_confirm = `${STAFF_LABELS.pin_confirm} must be the same as the first: type it again.`;
+    const { first, again } = typedTwiceProblems(StaffSecret, fields.pin, fields.pin_confirm ?? '', { label: STAFF_LABELS.pin, differ: `${STAFF_LABELS.pin_confirm} must be the same as the first: type it again.` });
+    if (first) problems.pin = first;
+    if (again) problems.pin_confirm = again;
   }
   return problems;
 }
 
 /** The staff file's passphrase, typed twice when it is chosen (the export). */
 export function passphraseProblems(passphrase: string, confirm?: string): FieldMessages {
-  const first = problem(StaffFilePassphrase, passphrase, STAFF_LABELS.passphrase);
+  const { first, again } = typedTwiceProblems(StaffFilePassphrase, passphrase, confirm, {
+    label: STAFF_LABELS.passphrase,
+    differ: `${STAFF_LABELS.passphrase_confirm} must be the same as the first: type it again.`,
+  });
   if (first) return { passphrase: first };
-  if (confirm !== undefined && confirm !== passphrase) return { passphrase_confirm: `${STAFF_LABELS.passphrase_confirm} must be the same as the first: type it again.` };
+  if (again) return { passphrase_confirm: again };
   return {};
 }
