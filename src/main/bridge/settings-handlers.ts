@@ -34,9 +34,10 @@ export function settingsHandlers(deps: {
       const { upstreamTouched } = deps.settings.update(change);
       if (upstreamTouched) await deps.sync.reconnect();
       if (change.hot_folder !== undefined) await deps.hotFolder?.reload();
-      deps.onChange?.(current());
+      const saved = current();
+      deps.onChange?.(saved);
       // Saving the service or its key is how a desk says "use this": say at once whether it works.
-      return { ...current(), connection: upstreamTouched ? await deps.sync.testConnection() : null };
+      return { ...saved, connection: upstreamTouched ? await deps.sync.testConnection() : null };
     },
     'settings.testConnection': async () => deps.sync.testConnection(),
   };
