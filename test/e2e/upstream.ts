@@ -31,7 +31,8 @@ export async function withUpstream(use: (upstream: Upstream) => Promise<void>): 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-upstream-'));
   const options = { dbFile: path.join(dir, 'upstream.sqlite'), apiKey: 'sk_e2e_upstream', delayMs: 300 };
   let sandbox: Sandbox | null = await startSandbox({ ...options, port: 0 });
-  let holder: net.Server | null = null;
+  // Set by `stop`, in a closure TypeScript does not follow: declared wide.
+  let holder = null as net.Server | null;
   const port = Number(new URL(sandbox.url).port);
   const upstream: Upstream = {
     url: sandbox.url,
