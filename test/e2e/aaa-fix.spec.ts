@@ -1,5 +1,5 @@
 import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 // (c) An AAA 72 member id → the fix hint → edit → re-run succeeds.
 test('a rejected member id shows the fix, and one click re-runs with the corrected id', async ({ desk }) => {
@@ -34,10 +34,7 @@ test('a rejected member id shows the fix, and one click re-runs with the correct
 });
 
 // Issue 26, item 3: the corrected card is the card from then on, on every screen and on coming back.
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('after a correction answered Active, coming back shows the corrected card and its answer, the old card as an earlier version', async ({ desk }) => {

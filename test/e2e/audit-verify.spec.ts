@@ -4,15 +4,11 @@ import { applyDatabaseKey } from '@src/main/db/database-cipher';
 import { keyFilePaths, readOrCreateKeyFile } from '@src/main/db/database-key';
 import { hostPaths } from '@src/main/host/create-host';
 import { openScreen } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
-const SIZES = [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-];
 
 test.describe('Audit screen: Verify', () => {
-  for (const size of SIZES) {
+  for (const size of DESK_SIZES) {
     test(`${size.width}×${size.height}: says the log is intact, then names the entry changed behind its back`, async ({ desk, page }) => {
       await page.setViewportSize(size);
       // Three registrations through the host, as the desk makes them: entries #1 to #3.

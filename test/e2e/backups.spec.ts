@@ -3,13 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { listBackups } from '@src/main/backup/desk-backup';
 import { openScreen } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 // Issue 29, item 3: Settings → Backups: choose a folder, back up now, see the last verified backup.
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('a folder that does not exist is refused at the field; a real one is saved, backed up now and shown as verified', async ({ desk }) => {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { licenceBack, rngFrom } from '../../scripts/generate-barcode-cards';
 import { chooseFront, openScreen } from './desk-actions';
 import type { Page } from '@playwright/test';
-import { expect, SCREENSHOT_DIR, test } from './fixtures';
+import { DESK_SIZES, expect, SCREENSHOT_DIR, test } from './fixtures';
 
 /**
  * A scanner's keys typed inside the page 10 ms apart, on the page's own timers: on a busy CI
@@ -40,12 +40,8 @@ async function scanInPage(page: Page, text: string): Promise<void> {
 // Issue 27, items 1, 5 and 6: a licence's barcode offers the new patient's details; a
 // keyboard-wedge scanner's typing is recognised and never lands in a field.
 
-const VIEWPORTS = [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-];
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 

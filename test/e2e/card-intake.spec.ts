@@ -3,7 +3,7 @@ import { makePng } from '@test/support/images';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
 import { chooseFront, fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
-import { expect, test, type Desk } from './fixtures';
+import { DESK_SIZES, expect, test, type Desk } from './fixtures';
 
 // Issue 14, item 6: an intake that never loses what was read off the card.
 
@@ -36,12 +36,8 @@ async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
 
-const VIEWPORTS = [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-];
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 

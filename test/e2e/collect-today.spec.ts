@@ -1,13 +1,10 @@
 import { checkOfficeVisitForEstimate, openScreen } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 const FEES = 'Visit type,Payer,Allowed\nOffice visit,Aetna,125.00\nOffice visit,default,100\nLab,default,40\n';
 
 // Issue 30, items 1 and 2: import a fee schedule in Settings; check a patient; "Collect today" with its steps.
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('a fee schedule imported in Settings (a bad file refused row by row), then "Collect today" on the summary with its steps', async ({ desk }) => {

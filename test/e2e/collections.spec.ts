@@ -1,7 +1,7 @@
 import { formatCents } from '@src/shared/money';
 import { checkOfficeVisitForEstimate, openScreen } from './desk-actions';
 import { seriousViolations } from './axe';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 const FEES = 'Visit type,Payer,Allowed\nOffice visit,Aetna,125.00\nOffice visit,default,100\n';
 /** Dollars as the desk types them, from cents. */
@@ -10,10 +10,7 @@ const typed = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 10
 // Issue 30, items 3 and 4: check a patient (sandbox), see Collect today, record a payment (a
 // card number refused, over the estimate asked), print the receipt, void it, record again
 // from End of day; the end-of-day report adds up, prints and downloads as CSV.
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('a payment recorded from Collect today, its receipt printed, voided, taken again, and the end of day adds up', async ({ desk }) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test, expect } from '@playwright/test';
 import { startWebHost } from '@src/main/web-host/start-web-host';
 import { deskWith, flipByteInAPage } from '@test/support/storage/damaged-desk';
-import { SCREENSHOT_DIR } from './fixtures';
+import { DESK_SIZES, SCREENSHOT_DIR } from './fixtures';
 
 // Issue 29: a database found damaged after the desk opened: the browser-mode host restarts on a
 // recovered file behind the same address, and the page, without a reload, shows what was kept aside.
@@ -25,10 +25,7 @@ test('a damaged database found after the page opened: the banner appears without
     await banner.locator('summary').click();
     await expect(banner).toContainText(web.host.damaged!.keptAs.split(path.sep).pop()!);
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    for (const size of [
-      { width: 1366, height: 820 },
-      { width: 1024, height: 768 },
-    ]) {
+    for (const size of DESK_SIZES) {
       await page.setViewportSize(size);
       await page.screenshot({ path: path.join(SCREENSHOT_DIR, `damaged-database--banner-${size.width}.png`) });
     }

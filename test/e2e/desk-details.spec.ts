@@ -2,16 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { choose, choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
-import { expect, test, type Desk } from './fixtures';
+import { DESK_SIZES, expect, test, type Desk } from './fixtures';
 
 /**
  * Issue 26, items 7–10 and their Low items, in Chromium against the real host: a patient's
  * details corrected, the patient search's keys, focus after the camera, the PIN.
  */
-const SIZES = [
-  { name: '1366x820', width: 1366, height: 820 },
-  { name: '1024x768', width: 1024, height: 768 },
-] as const;
 
 function expectQuietConsole(desk: Desk): void {
   expect(desk.consoleProblems(), 'console errors or warnings').toEqual([]);
@@ -20,8 +16,8 @@ function expectQuietConsole(desk: Desk): void {
 // Item 10: the PIN is typed twice before it is saved, and the lock's wait counts down by itself.
 test.describe('the PIN', () => {
   test.use({ hostOptions: { pinPolicy: { freeTries: 1, firstWaitMs: 4_000, maxWaitMs: 10_000 } } });
-  for (const size of SIZES) {
-    test(`at ${size.name}: a PIN typed twice differently is not saved; the wait ticks down and ends by itself`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: a PIN typed twice differently is not saved; the wait ticks down and ends by itself`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await openScreen(page, 'Settings');
@@ -70,8 +66,8 @@ async function registerPatients(desk: Desk, patients: { first_name: string; last
 
 // Item 9: the patient pickers of Eligibility and Discovery have Today's keys.
 test.describe('the patient search of Eligibility and Discovery', () => {
-  for (const size of SIZES) {
-    test(`at ${size.name}: Enter picks the first match; ↓ moves into the list, ↑/↓ move, Enter picks`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: Enter picks the first match; ↓ moves into the list, ↑/↓ move, Enter picks`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await registerPatients(desk, [
@@ -114,8 +110,8 @@ test.describe('the patient search of Eligibility and Discovery', () => {
 
 // Item 9: closing the camera, or its failing, gives focus back to "Use camera".
 test.describe('the camera', () => {
-  for (const size of SIZES) {
-    test(`at ${size.name}: closing or failing the camera puts focus back on the button that opened it`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: closing or failing the camera puts focus back on the button that opened it`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await openScreen(page, 'Intake');
@@ -152,8 +148,8 @@ test.describe('correcting a patient', () => {
   const FAST = { sandboxDelayMs: 300, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } };
   test.use({ hostOptions: { sync: { ...FAST, sandboxX12Dir: X12_DIR } } });
 
-  for (const size of SIZES) {
-    test(`at ${size.name}: a refused date of birth is corrected on the chart, no second patient, and the re-run is active`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: a refused date of birth is corrected on the chart, no second patient, and the re-run is active`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await openScreen(page, 'Intake');
@@ -210,8 +206,8 @@ test.describe('correcting a patient', () => {
 // Low item: the toast of an answer that arrived elsewhere stays on the screen it was raised on.
 test.describe('the answer toast', () => {
   test.use({ hostOptions: { sync: { sandboxDelayMs: 1_500, policy: { probe: { baseMs: 250, capMs: 1_000 }, send: { baseMs: 250, capMs: 1_000, maxRetryAfterMs: 2_000 }, poll: { baseMs: 250, capMs: 1_000 } } } } });
-  for (const size of SIZES) {
-    test(`at ${size.name}: leaving the screen it appeared on takes it away; while shown, the last rows scroll clear of it`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: leaving the screen it appeared on takes it away; while shown, the last rows scroll clear of it`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await openScreen(page, 'Intake');
@@ -238,8 +234,8 @@ test.describe('the answer toast', () => {
 
 // Low items: at 1024 px Today cut member ids and payers ("000009…"), and Intake's plan field cut its value.
 test.describe('long values at the counter', () => {
-  for (const size of SIZES) {
-    test(`at ${size.name}: Today shows a long member id and payer whole; the plan field shows its value whole`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: Today shows a long member id and payer whole; the plan field shows its value whole`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await openScreen(page, 'Intake');
@@ -278,8 +274,8 @@ test.describe('long values at the counter', () => {
 
 // Item 7 on Discovery: a discovery that finds nothing offers correcting the details, not a second chart.
 test.describe('correcting a patient from an empty discovery', () => {
-  for (const size of SIZES) {
-    test(`at ${size.name}: "No coverage found" offers the correction; saved, the desk is told what the service gets and focus waits on Run discovery`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: "No coverage found" offers the correction; saved, the desk is told what the service gets and focus waits on Run discovery`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await openScreen(page, 'Discovery');

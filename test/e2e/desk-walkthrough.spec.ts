@@ -8,16 +8,12 @@ import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
 import { makePng } from '@test/support/images';
 import { seriousViolations } from './axe';
 import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard } from './desk-actions';
-import { SCREENSHOT_DIR, expect, test, type Desk } from './fixtures';
+import { DESK_SIZES, SCREENSHOT_DIR, expect, test, type Desk } from './fixtures';
 
 /**
  * The walkthrough of issue 18 at the two window sizes a busy counter has: every numbered
  * item, in Chromium against the real host. Each test keeps screenshots of what it saw.
  */
-const SIZES = [
-  { name: '1366x820', width: 1366, height: 820 },
-  { name: '1024x768', width: 1024, height: 768 },
-] as const;
 
 const DESK = { source: 'dashboard' } as const;
 const AETNA = 'che_01JD0000000000000000000001';
@@ -74,8 +70,8 @@ async function expectInView(page: Page, selector: string): Promise<void> {
   expect(box!.y, `${selector} starts above the bottom of the window`).toBeLessThan(viewport.height - 40);
 }
 
-for (const size of SIZES) {
-  test.describe(`at ${size.name}`, () => {
+for (const size of DESK_SIZES) {
+  test.describe(`at ${size.width}x${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
     // (1) The answer is in view and has focus; a rejection focuses the correction; an answer
@@ -322,8 +318,8 @@ for (const size of SIZES) {
 // (8) The PIN: set in Settings, the lock asks for it, wrong PINs bring a wait the host keeps.
 test.describe('PIN lock', () => {
   test.use({ hostOptions: { pinPolicy: { freeTries: 2, firstWaitMs: 3_000, maxWaitMs: 10_000 } } });
-  for (const size of SIZES) {
-    test(`at ${size.name}: set a PIN, lock, a wrong PIN, the wait, unlock`, async ({ desk }) => {
+  for (const size of DESK_SIZES) {
+    test(`at ${size.width}x${size.height}: set a PIN, lock, a wrong PIN, the wait, unlock`, async ({ desk }) => {
       const { page } = desk;
       await page.setViewportSize({ width: size.width, height: size.height });
       await openScreen(page, 'Settings');

@@ -5,7 +5,7 @@ import { startShlinkServer, type ShlinkServer } from '@test/support/shlink-serve
 import type { Page } from '@playwright/test';
 import { digitalCardQr, rngFrom } from '../../scripts/generate-barcode-cards';
 import { chooseFront, fillNewPatient, memberIdField, openScreen, saveReadCard } from './desk-actions';
-import { expect, test as base } from './fixtures';
+import { DESK_SIZES, expect, test as base } from './fixtures';
 import { withUpstream, type Upstream } from './upstream';
 
 // Issue 27, item 3: a SMART Health Link scanned while the desk is offline waits; the card is
@@ -29,10 +29,6 @@ const test = base.extend<{ upstream: Upstream; shlinks: ShlinkServer }>({
     use({ upstream: { url: upstream.url, apiKey: upstream.apiKey }, digitalCardNetwork: { ...DEFAULT_NETWORK_POLICY, allowOrigin: shlinks.origin } }),
 });
 
-const VIEWPORTS = [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-];
 
 /** Offline, on Intake with a new patient typed, a photo of the link's QR (a phone on the desk): it waits. */
 async function scanOffline(page: Page, upstream: Upstream, shlinks: ShlinkServer): Promise<void> {
@@ -54,7 +50,7 @@ async function scanOffline(page: Page, upstream: Upstream, shlinks: ShlinkServer
   expect(shlinks.requests).toEqual([]);
 }
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     // Two card readings and a sandbox stopped and started: on a busy machine this outlasts the default minute.

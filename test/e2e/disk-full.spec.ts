@@ -1,5 +1,5 @@
 import { fillNewPatient, memberIdField, openScreen } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 const MB = 1024 * 1024;
 
@@ -8,10 +8,7 @@ test.describe('a nearly full disk', () => {
 
   test('warns on every screen before a save is refused', async ({ desk }) => {
     const { page } = desk;
-    for (const size of [
-      { width: 1366, height: 820 },
-      { width: 1024, height: 768 },
-    ]) {
+    for (const size of DESK_SIZES) {
       await page.setViewportSize(size);
       await openScreen(page, 'Intake');
       await expect(page.getByTestId('disk-banner')).toContainText('The disk is nearly full.');
@@ -41,10 +38,7 @@ test('a save the disk has no room for says so on intake, and nothing is saved', 
   }
   const before = count();
 
-  for (const size of [
-    { width: 1366, height: 820 },
-    { width: 1024, height: 768 },
-  ]) {
+  for (const size of DESK_SIZES) {
     await page.setViewportSize(size);
     await openScreen(page, 'Intake');
     await fillNewPatient(page, { first: 'Nina', last: 'Simone', dob: '02/21/1963' });

@@ -2,7 +2,7 @@ import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { gfeDeadline } from '@src/shared/gfe-deadline';
 import { seriousViolations } from './axe';
 import { choosePayer, fillNewPatient, memberIdField, openScreen, runCheck, saveCard, tomorrow } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
 const FEES = 'Visit type,Payer,Allowed\nOffice visit,default,100\n99203,default,165\n36415,default,12\n';
@@ -17,10 +17,7 @@ const dayFromNow = (days: number) => {
 
 // Issue 30, items 2 and 5: "Collect today" beside the patient on Today and on tomorrow's
 // worklist, and a self-pay patient's Good Faith Estimate, due by its deadline, issued, printed.
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('Collect today on Today and on tomorrow’s worklist; a self-pay visit’s GFE with its deadline and disclaimers, printable', async ({ desk }) => {

@@ -3,7 +3,7 @@ import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
 import { scannedCardWithCopay } from './card-images';
 import { chooseFront, dropSchedule, firstStart, memberIdField, runCheck, saveReadCard, tomorrow } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 /**
  * Issue 26's "Done when": a practice's first day, in order, from an empty data folder, at the
@@ -13,16 +13,12 @@ import { expect, test } from './fixtures';
  * registered before the switch is checked. Each piece has its own spec; this one proves they
  * hold together.
  */
-const SIZES = [
-  { name: '1366x820', width: 1366, height: 820 },
-  { name: '1024x768', width: 1024, height: 768 },
-] as const;
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
 const LIVE_KEY = 'sk_e2e_live_service';
 
-for (const size of SIZES) {
-  test.describe(`at ${size.name}`, () => {
+for (const size of DESK_SIZES) {
+  test.describe(`at ${size.width}x${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height }, staff: 'first_start' });
 
     let live: Sandbox | undefined;

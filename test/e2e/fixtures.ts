@@ -5,6 +5,15 @@ import path from 'node:path';
 import { dispatchBridgeCall } from '@src/main/bridge/dispatch';
 import { startWebHost, type WebHost, type WebHostOptions } from '@src/main/web-host/start-web-host';
 
+/**
+ * The two screen sizes every desk screen is walked at: a common front-desk laptop and the
+ * smallest screen the desk supports.
+ */
+export const DESK_SIZES: readonly { width: number; height: number }[] = [
+  { width: 1366, height: 820 },
+  { width: 1024, height: 768 },
+];
+
 /** Screenshots kept as artifacts of every run, one folder, named by test. */
 export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
 /**

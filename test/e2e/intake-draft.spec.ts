@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
 import { chooseFront, fillNewPatient, memberIdField, openScreen, saveReadCard } from './desk-actions';
-import { expect, test, type Desk } from './fixtures';
+import { DESK_SIZES, expect, test, type Desk } from './fixtures';
 
 // Issue 26, items 5 and 6 (and two Low ones): an intake keeps its draft until it is saved or
 // discarded, starts with no patient, and asks before saving what looks wrong.
@@ -21,12 +21,8 @@ async function hardToReadCount(page: Page): Promise<number> {
   return match ? Number(match[1]) : 0;
 }
 
-const VIEWPORTS = [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-];
 
-for (const viewport of VIEWPORTS) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
 

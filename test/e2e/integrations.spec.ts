@@ -1,15 +1,11 @@
 import { httpRequest } from '@test/support/http-request';
 import { openScreen } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
-const SIZES = [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-];
 
 // Issue 28, item 6: a token per program, shown once, named in the audit log, revocable.
 test.describe('Settings: Integrations', () => {
-  for (const size of SIZES) {
+  for (const size of DESK_SIZES) {
     test(`${size.width}×${size.height}: a program gets its own token, its work is audited under its name, and a revoked token is refused`, async ({ desk, page }) => {
       await page.setViewportSize(size);
       await openScreen(page, 'Settings');

@@ -1,13 +1,10 @@
 import { recoveryStatus } from '@src/main/security/recovery-code';
 import { openScreen } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 // Issue 28, item 5: Settings → Recovery sheet: a sheet made, shown once with its code, and
 // emergency access with that code shown as used, with a new sheet offered.
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('makes the recovery sheet, shows its code once, and after emergency access shows it used and offers a new one', async ({ desk }) => {

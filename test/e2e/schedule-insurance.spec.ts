@@ -1,17 +1,13 @@
 import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { seriousViolations } from './axe';
 import { dropSchedule, tomorrow } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
-const SIZES = [
-  { name: '1366x820', width: 1366, height: 820 },
-  { name: '1024x768', width: 1024, height: 768 },
-];
 
 // Issue 26, items 1 and 2, from a fresh install (no default provider): a schedule export
 // with the insurance columns becomes cards; the first check asks for the provider first.
-for (const size of SIZES) {
-  test.describe(`at ${size.name}`, () => {
+for (const size of DESK_SIZES) {
+  test.describe(`at ${size.width}x${size.height}`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
 
     test('a schedule with insurance columns: cards from the schedule, the provider asked before the first check, Ready rows with copays', async ({ desk }) => {

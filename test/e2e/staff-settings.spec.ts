@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
 import type { Locator } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 import { addStaffInSettings, openStaffSettings } from './staff-settings-actions';
 
 // Issue 28, items 1 and 7: Settings → Staff, the manager's list. The desk's first manager is
@@ -28,10 +28,7 @@ async function otherPracticeFile(): Promise<Buffer> {
   }
 }
 
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('the manager adds, renames, changes roles, disables and enables people, sets a forgotten PIN, and moves the list by file', async ({ desk }) => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { seriousViolations } from './axe';
 import { fillNewPatient, openScreen } from './desk-actions';
 import { addStaffInSettings } from './staff-settings-actions';
-import { expect, signIn, test } from './fixtures';
+import { DESK_SIZES, expect, signIn, test } from './fixtures';
 
 /**
  * Issue 28's "Done when", at both window sizes: first start makes the manager; the manager adds
@@ -11,10 +11,6 @@ import { expect, signIn, test } from './fixtures';
  * Audit screen and its CSV; a front-desk person cannot open Settings or the Audit screen and the
  * host refuses their direct call. A half-filled Intake stays with the person who started it.
  */
-const SIZES = [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-];
 
 const MARIA = { name: 'Maria Manager', pin: '135790' };
 const ANA = { name: 'Ana Front', role: 'front_desk', pin: '246801' } as const;
@@ -34,7 +30,7 @@ async function register(page: Page, first: string, last: string): Promise<void> 
 const signInScreen = (page: Page) => page.getByRole('heading', { level: 1, name: 'Who is at the desk?' });
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Screens' });
 
-for (const size of SIZES) {
+for (const size of DESK_SIZES) {
   test.describe(`at ${size.width}x${size.height}`, () => {
     test.use({ viewport: size, staff: 'first_start' });
 
@@ -163,7 +159,7 @@ for (const size of SIZES) {
 }
 
 test.describe('emergency access at 1366x820', () => {
-  test.use({ viewport: SIZES[0], staff: { manager: MARIA }, hostOptions: { recoveryScrypt: { N: 2 ** 10, r: 8, p: 1 } } });
+  test.use({ viewport: DESK_SIZES[0], staff: { manager: MARIA }, hostOptions: { recoveryScrypt: { N: 2 ** 10, r: 8, p: 1 } } });
 
   test('the manager forgot the PIN: the recovery code signs in (a banner says so), a new PIN is set for the manager, who then chooses their own', async ({ desk }) => {
     const { page } = desk;
@@ -221,7 +217,7 @@ async function signInWithPinToChoose(page: Page, name: string, pin: string): Pro
 }
 
 test.describe('a desk with the single lock PIN at 1024x768', () => {
-  test.use({ viewport: SIZES[1], staff: 'first_start' });
+  test.use({ viewport: DESK_SIZES[1], staff: 'first_start' });
 
   test('its first start asks that PIN too, on the same one screen, and the lock PIN is then gone', async ({ desk }) => {
     const { page } = desk;

@@ -1,15 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { openScreen } from './desk-actions';
-import { expect, test } from './fixtures';
+import { DESK_SIZES, expect, test } from './fixtures';
 
 const GENERATED = path.resolve('test/fixtures/digital-cards/generated');
 
 // Issue 27, item 2: the trusted SMART Health Card issuers in Settings, imported from a file.
-for (const viewport of [
-  { width: 1366, height: 820 },
-  { width: 1024, height: 768 },
-]) {
+for (const viewport of DESK_SIZES) {
   test.describe(`at ${viewport.width}x${viewport.height}`, () => {
     test.use({ viewport });
     test('trusted issuers imported in Settings (a bad file refused entry by entry), listed with name, iss, keys and when', async ({ desk }) => {
