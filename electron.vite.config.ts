@@ -7,7 +7,9 @@ export default defineConfig({
     build: {
       // Native and large runtime packages stay in node_modules; our code is bundled.
       externalizeDeps: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      // The desktop entry, and the browser-mode host's command (`npm run start:web` runs it
+      // with node: compiled once here, not transpiled on every start).
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts'), 'web-host': resolve(__dirname, 'src/main/web-host/cli.ts') } },
     },
   },
   preload: {

@@ -11,6 +11,7 @@ import { schedule } from './schedule';
 import { uiSchedule } from './ui-schedule';
 import { outboxSize } from './outbox-size';
 import { startup } from './startup';
+import { startupSeen } from './startup-seen';
 import { syncDrain } from './sync-drain';
 import { uiToday } from './ui-today';
 import { uiAnswer } from './ui-answer';
@@ -24,6 +25,7 @@ const BENCHMARKS: Record<string, Benchmark> = {
   local_create: localCreate,
   local_api: localApi,
   startup,
+  startup_seen: startupSeen,
   sync_drain: syncDrain,
   ui_today: uiToday,
   extraction,

@@ -7,8 +7,12 @@ import { newDatabaseKey } from '@src/main/db/database-key';
 import { makeTempDir } from '@test/support/temp-dir';
 import { median, timeEach, type Benchmark } from './harness';
 
-/** Fills a host database with `count` records (patients, cards, checks with benefits) and their synced outbox entries. */
-function fill(file: string, count: number, key: Buffer): void {
+/**
+ * Fills a host database with `count` records (patients, cards, checks with benefits) as a
+ * desk that has synced them holds them: each with its synced outbox entry and the id the
+ * service gave it, noted per service (`remote_ids`).
+ */
+export function fill(file: string, count: number, key: Buffer): void {
   const db = new Database(file);
   applyDatabaseKey(db, key);
   db.pragma('journal_mode = WAL');
@@ -17,22 +21,24 @@ function fill(file: string, count: number, key: Buffer): void {
     { code: 'active_coverage', x12_code: '1', service_types: ['health_benefit_plan_coverage'], coverage_level: 'individual', in_network: 'yes', messages: [] },
     { code: 'co_payment', x12_code: 'B', service_types: ['professional_physician_visit_office'], amount: '25.00', in_network: 'yes', messages: [] },
   ]);
-  const patient = db.prepare('INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, ?, ?, ?, ?)');
-  const card = db.prepare("INSERT INTO insurance_cards (id, patient_id, source, member_id, insurance_carrier_ids, created_at) VALUES (?, ?, 'dashboard', ?, '[]', ?)");
+  const patient = db.prepare("INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at, remote_id) VALUES (?, ?, ?, ?, ?, 'r' || ?)");
+  const card = db.prepare("INSERT INTO insurance_cards (id, patient_id, source, member_id, insurance_carrier_ids, created_at, remote_id) VALUES (?, ?, 'dashboard', ?, '[]', ?, 'r' || ?)");
   const check = db.prepare(
-    "INSERT INTO electronic_eligibility_checks (id, insurance_card_id, provider_id, clearinghouse_entity_id, provider_npi, patient_first_name, patient_last_name, patient_date_of_birth, service_type, status, source, benefits, created_at, finished_at) VALUES (?, ?, ?, ?, ?, 'Pat', 'Ient', '1980-01-01', 'health_benefit_plan_coverage', 'success', 'dashboard', ?, ?, ?)",
+    "INSERT INTO electronic_eligibility_checks (id, insurance_card_id, provider_id, clearinghouse_entity_id, provider_npi, patient_first_name, patient_last_name, patient_date_of_birth, service_type, status, source, benefits, created_at, finished_at, remote_id) VALUES (?, ?, ?, ?, ?, 'Pat', 'Ient', '1980-01-01', 'health_benefit_plan_coverage', 'success', 'dashboard', ?, ?, ?, 'r' || ?)",
   );
+  const remote = db.prepare("INSERT INTO remote_ids (upstream, record_id, remote_id) VALUES ('http://127.0.0.1:4010', ?, 'r' || ?)");
   const outbox = db.prepare("INSERT INTO outbox (id, collection, record_id, payload, depends_on, state, attempts, created_at, updated_at) VALUES (?, ?, ?, '{}', '[]', 'synced', 1, ?, ?)");
   const quarter = Math.floor(count / 4);
   db.transaction(() => {
     for (let i = 0; i < quarter; i++) {
       const n = String(i).padStart(10, '0');
-      patient.run(`pat_${n}`, `First${i}`, `Last${i}`, '1980-01-01', t);
-      card.run(`ic_${n}`, `pat_${n}`, `M${i}`, t);
-      check.run(`eec_${n}a`, `ic_${n}`, SEED_PROVIDERS[0].id, SEED_CLEARINGHOUSE_ENTITIES[0].id, SEED_PROVIDERS[0].npi, benefits, t, t);
-      check.run(`eec_${n}b`, `ic_${n}`, SEED_PROVIDERS[0].id, SEED_CLEARINGHOUSE_ENTITIES[0].id, SEED_PROVIDERS[0].npi, benefits, t, t);
+      patient.run(`pat_${n}`, `First${i}`, `Last${i}`, '1980-01-01', t, `pat_${n}`);
+      card.run(`ic_${n}`, `pat_${n}`, `M${i}`, t, `ic_${n}`);
+      check.run(`eec_${n}a`, `ic_${n}`, SEED_PROVIDERS[0].id, SEED_CLEARINGHOUSE_ENTITIES[0].id, SEED_PROVIDERS[0].npi, benefits, t, t, `eec_${n}a`);
+      check.run(`eec_${n}b`, `ic_${n}`, SEED_PROVIDERS[0].id, SEED_CLEARINGHOUSE_ENTITIES[0].id, SEED_PROVIDERS[0].npi, benefits, t, t, `eec_${n}b`);
       for (const [collection, id] of [['patients', `pat_${n}`], ['insurance_cards', `ic_${n}`], ['electronic_eligibility_checks', `eec_${n}a`], ['electronic_eligibility_checks', `eec_${n}b`]]) {
         outbox.run(`obx_${id}`, collection, id, t, t);
+        remote.run(id, id);
       }
     }
   })();

@@ -67,10 +67,20 @@ export function findingsFromSarif(target: Target, sarifText: string): Finding[] 
   });
 }
 
+/**
+ * An allow-list file names one file, or with `*` any name within one folder: the bundler
+ * names the chunks code shared by two entries with a hash that changes with every edit.
+ */
+function fileMatches(pattern: string, file: string): boolean {
+  if (!pattern.includes('*')) return pattern === file;
+  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('[^/]*')}$`).test(file);
+}
+
 /** Findings the allow-list does not cover, and allow-list entries nothing matched any more. */
 export function compareWithAllowList(findings: Finding[], allowList: AllowList, targets: readonly Target[]) {
   const matches = (entry: AllowList['allowed'][number], finding: Finding) =>
-    entry.check === finding.check && entry.target === finding.target && entry.file === finding.file;
+    entry.check === finding.check && entry.target === finding.target && fileMatches(entry.file, finding.file);
   const unexpected = findings.filter((finding) => !allowList.allowed.some((entry) => matches(entry, finding)));
   const stale = allowList.allowed.filter((entry) => targets.includes(entry.target) && !findings.some((finding) => matches(entry, finding)));
   return { unexpected, stale };

@@ -5,10 +5,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { firstStart } from './desk-actions';
 
-// `npm run start:web` as a person runs it (less the build, which `npm test` has done).
+// `npm run start:web` as a person runs it: its script, which builds only when a source is newer
+// than the last build (`npm test` has built), then runs the host's compiled command with node.
 base('start:web prints a URL with a per-run secret; the page works with it (first start: the manager’s name and PIN) and refuses without it', async ({ page }) => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-cli-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main/web-host/cli.ts', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start-web.cjs', '--port', '0', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { BridgeMethod } from '../../shared/bridge/contract';
 import type { BridgeHandlers } from '../bridge/handlers';
@@ -79,7 +80,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     bridge,
     events,
     secret,
-    rendererDir: options.rendererDir ?? path.resolve(__dirname, '../../../out/renderer'),
+    rendererDir: options.rendererDir ?? findRendererDir(),
   });
   let server: Listening;
   try {
@@ -109,3 +110,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     },
   };
 }
+/**
+ * The built renderer, `out/renderer`, found by walking up from this module: the same code
+ * runs from src/ (tsx, the tests) and bundled in out/main (`npm run start:web`).
+ */
+export function findRendererDir(start = __dirname): string {
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'out', 'renderer');
+    if (fs.existsSync(path.join(candidate, 'index.html'))) return candidate;
+    if (path.dirname(dir) === dir) return path.resolve(start, '../../../out/renderer');
+  }
+}
+

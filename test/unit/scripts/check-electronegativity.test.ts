@@ -32,6 +32,17 @@ describe('the Electronegativity gate', () => {
     expect(stale).toEqual(allowList.allowed);
   });
 
+  it('matches a * in an entry file name within one folder only (hashed chunk names), never across folders', () => {
+    const chunks: AllowList = { excluded_checks: [], allowed: [{ check: 'DANGEROUS_FUNCTIONS_JS_CHECK', target: 'build', file: 'main/chunks/*.js', reason: 'timers given our own functions' }] };
+    const inChunk = finding({ target: 'build', check: 'DANGEROUS_FUNCTIONS_JS_CHECK', file: 'main/chunks/ipc-bridge-gkAwLqcK.js' });
+    const elsewhere = [
+      finding({ target: 'build', check: 'DANGEROUS_FUNCTIONS_JS_CHECK', file: 'main/chunks/deeper/x.js' }),
+      finding({ target: 'build', check: 'DANGEROUS_FUNCTIONS_JS_CHECK', file: 'main/index.js' }),
+      finding({ target: 'build', check: 'DANGEROUS_FUNCTIONS_JS_CHECK', file: 'main/chunksXjs' }),
+    ];
+    expect(compareWithAllowList([inChunk, ...elsewhere], chunks, ['build'])).toEqual({ unexpected: elsewhere, stale: [] });
+  });
+
   it('refuses an allow-list entry without a real reason', () => {
     const entry = { check: 'X', target: 'sources', file: 'a.ts' };
     expect(AllowList.safeParse({ excluded_checks: [], allowed: [entry] }).success).toBe(false);
