@@ -89,7 +89,12 @@ export const extractions = sqliteTable(
     finished_at: text('finished_at'),
     remote_id: text('remote_id'),
   },
-  (t) => [index('extractions_card').on(t.insurance_card_id), index('extractions_remote_id').on(t.remote_id)],
+  (t) => [
+    index('extractions_card').on(t.insurance_card_id),
+    index('extractions_remote_id').on(t.remote_id),
+  // Records still waiting for an answer, found at every start (sync: answers owed by another service) without reading the whole table.
+    index('extractions_pending').on(t.status).where(sql`status = 'pending'`),
+  ],
 );
 
 export const discoveries = sqliteTable(
@@ -111,7 +116,12 @@ export const discoveries = sqliteTable(
     finished_at: text('finished_at'),
     remote_id: text('remote_id'),
   },
-  (t) => [index('discoveries_card').on(t.insurance_card_id), index('discoveries_remote_id').on(t.remote_id)],
+  (t) => [
+    index('discoveries_card').on(t.insurance_card_id),
+    index('discoveries_remote_id').on(t.remote_id),
+  // Records still waiting for an answer, found at every start (sync: answers owed by another service) without reading the whole table.
+    index('discoveries_pending').on(t.status).where(sql`status = 'pending'`),
+  ],
 );
 
 export const checks = sqliteTable(
@@ -144,6 +154,8 @@ export const checks = sqliteTable(
     index('checks_card').on(t.insurance_card_id),
     index('checks_discovery').on(t.electronic_eligibility_discovery_id),
     index('checks_remote_id').on(t.remote_id),
+  // Records still waiting for an answer, found at every start (sync: answers owed by another service) without reading the whole table.
+    index('checks_pending').on(t.status).where(sql`status = 'pending'`),
   ],
 );
 
