@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { checkpointInBackground, type BackgroundCheckpoints } from '@src/main/db/background-checkpoints';
 import { createHost } from '@src/main/host/create-host';
 import { createHttpV1Client } from '@src/main/http/v1-client';
 import { createPullEngine, type PullFeed } from '@src/main/sync/pull-engine';
@@ -26,7 +28,8 @@ interface Bootstrapped {
 }
 
 async function bootstrap(dataDir: string, upstream: Upstream): Promise<Bootstrapped> {
-  const host = createHost({ dataDir, localApi: false, hotFolder: false });
+  const key = randomBytes(32);
+  const host = createHost({ dataDir, localApi: false, hotFolder: false, encryptionKey: key });
   const db = host.database.db;
   const client = createHttpV1Client({ baseUrl: upstream.url, apiKey: upstream.apiKey, timeoutMs: 60_000 });
   const feed: PullFeed = { key: upstream.url, changes: (params) => client.changes!(params) };
@@ -43,13 +46,17 @@ async function bootstrap(dataDir: string, upstream: Upstream): Promise<Bootstrap
     }
   })();
   const started = process.hrtime.bigint();
+  let background: BackgroundCheckpoints | undefined;
   for (;;) {
     const outcome = await engine.pullPage(feed, MAX_CHANGES_LIMIT);
     if (outcome.kind !== 'applied') throw new Error(`bootstrap: ${outcome.kind}`);
     if (!outcome.hasMore) break;
+    // As the pull component does (its host's bulkWrites): more pages to come, checkpoints off this thread.
+    background ??= checkpointInBackground({ sqlite: host.database.sqlite, key });
     // As the pull component does: the desk's own work goes between pages.
     await new Promise((resolve) => setImmediate(resolve));
   }
+  await background?.stop();
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   running = false;
   await desk;
