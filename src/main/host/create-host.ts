@@ -79,6 +79,7 @@ import { createSettingsStore } from '../settings/settings-store';
 import { createEmbeddedSandbox } from '../sync/embedded-sandbox';
 import { createSyncComponent, type SyncHostOptions } from '../sync/sync-component';
 import { createPullComponent } from '../sync/pull-component';
+import { checkpointInBackground } from '../db/background-checkpoints';
 import { createPullEngine } from '../sync/pull-engine';
 import { withRemotePhotos } from '../sync/remote-photos';
 import { upstreamKey } from '../sync/remote-ids';
@@ -384,6 +385,8 @@ export function createHost(options: HostOptions): Host {
     },
     mayCall: () => sync.engine.mayCall(),
     onAnswer: (key, failure) => sync.engine.learnFromOther(key, failure),
+    bulkWrites: () =>
+      checkpointInBackground({ sqlite: database.sqlite, key: encryptionKey, onError: (error) => log.write('db.checkpoint_worker_failed', { error: error.name }) }),
     intervalMs: options.sync?.pullIntervalMs,
     log: options.sync?.log ?? log.write,
   });

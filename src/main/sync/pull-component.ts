@@ -16,6 +16,12 @@ export interface PullComponentDeps {
   mayCall?(): boolean;
   /** The feed of service `key` answered (`failure` null) or did not: sync learns whether the service is there from it. */
   onAnswer?(key: string, failure: unknown): void;
+  /**
+   * Called when a pass has more than one page to write (a bootstrap): what it returns is
+   * stopped when the pass ends. The host takes the database's checkpoints off this thread
+   * meanwhile (`checkpointInBackground`).
+   */
+  bulkWrites?(): { stop(): Promise<void> };
   /** Pages per request (the feed's maximum by default). */
   pageSize?: number;
   /** Steady state: how often to ask for news when nothing else asks (default 2 s). */
@@ -75,6 +81,15 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
 
   /** One pass to the end of the feed; returns the wait before the next. */
   async function pass(): Promise<number> {
+    const bulk: { writes: { stop(): Promise<void> } | null } = { writes: null };
+    try {
+      return await pages(() => (bulk.writes ??= deps.bulkWrites?.() ?? null));
+    } finally {
+      await bulk.writes?.stop();
+    }
+  }
+
+  async function pages(manyPages: () => unknown): Promise<number> {
     const feed = deps.feed();
     if (!feed) return intervalMs;
     for (;;) {
@@ -108,6 +123,7 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
       }
       holdUntil = 0;
       if (!outcome.hasMore) return intervalMs;
+      manyPages();
       // A bootstrap: let the desk's own work in between pages.
       await new Promise((resolve) => setImmediate(resolve));
       if (!started && !manual) return intervalMs;

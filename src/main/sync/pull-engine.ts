@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, getTableName, gt, inArray, or, sql } from 'drizzle-orm';
 import { inTransactionWithoutFsync, type Db } from '../db/open-database';
 import { outbox, photos, pull_set_aside, pull_state } from '../db/schema';
 import { findRow, insertRecord } from '../records/record-store';
@@ -90,6 +90,80 @@ function localIdOf(db: Db, upstream: string, collection: FeedCollection, remoteI
   return answered.get({ remote_id: remoteId, collection })?.record_id;
 }
 
+/** The fields of a pulled record that name another pulled record, per collection (asked per record). */
+const referencesOf = new Map<FeedCollection, (readonly [string, FeedCollection])[]>();
+function pulledReferences(collection: FeedCollection): (readonly [string, FeedCollection])[] {
+  let references = referencesOf.get(collection);
+  if (!references) {
+    references = createReferences(collection)
+      .filter(([, ref]) => ref.local && ref.target !== 'photos')
+      .map(([field, ref]) => [field, ref.target as FeedCollection] as const);
+    if (collection === 'electronic_eligibility_checks') references.push(['electronic_eligibility_discovery_id', 'electronic_eligibility_discoveries']);
+    referencesOf.set(collection, references);
+  }
+  return references;
+}
+
+const pairKey = (collection: FeedCollection, remoteId: string) => `${collection}\u0000${remoteId}`;
+
+/**
+ * `localIdOf` for every upstream id a page names (its records and what they refer to), in
+ * three queries per page instead of up to three per id: a bootstrap page asks 150 times,
+ * and nearly every answer is "not here yet". Same rules and order as `localIdOf`: the
+ * service's own id first (when it names a record of that collection), then the record's
+ * latest `remote_id`, then an id the outbox was once answered with. Absent: not known.
+ */
+function localIdsOf(db: Db, upstream: string, pairs: Map<string, readonly [FeedCollection, string]>): Map<string, string | null> {
+  const found = new Map<string, string | null>();
+  if (pairs.size === 0) return found;
+  const firstPerKey = <R>(rows: R[], key: (row: R) => string, value: (row: R) => string): Map<string, string> => {
+    // The first row per id, as a single-row lookup by the same index would have returned.
+    const map = new Map<string, string>();
+    for (const row of rows) if (!map.has(key(row))) map.set(key(row), value(row));
+    return map;
+  };
+  const remoteIds = JSON.stringify([...new Set([...pairs.values()].map(([, remoteId]) => remoteId))]);
+  const byService = firstPerKey(
+    preparedOnce(db, 'pull:page-remote-ids', () =>
+      db.$client.prepare('SELECT remote_id, record_id FROM remote_ids WHERE upstream = ? AND remote_id IN (SELECT value FROM json_each(?)) ORDER BY rowid'),
+    ).all(upstream, remoteIds) as { remote_id: string; record_id: string }[],
+    (row) => row.remote_id,
+    (row) => row.record_id,
+  );
+  const rest = new Map<FeedCollection, string[]>();
+  for (const [key, [collection, remoteId]] of pairs) {
+    const known = byService.get(remoteId);
+    if (known?.startsWith(`${COLLECTIONS[collection].prefix}_`)) found.set(key, known);
+    else {
+      const ids = rest.get(collection);
+      if (ids) ids.push(remoteId);
+      else rest.set(collection, [remoteId]);
+    }
+  }
+  if (rest.size === 0) return found;
+  const answered = firstPerKey(
+    preparedOnce(db, 'pull:page-answered-ids', () =>
+      db.$client.prepare('SELECT collection, remote_id, record_id FROM outbox WHERE remote_id IN (SELECT value FROM json_each(?)) ORDER BY rowid'),
+    ).all(JSON.stringify([...rest.values()].flat())) as { collection: FeedCollection; remote_id: string; record_id: string }[],
+    (row) => pairKey(row.collection, row.remote_id),
+    (row) => row.record_id,
+  );
+  for (const [collection, ids] of rest) {
+    const current = firstPerKey(
+      preparedOnce(db, `pull:page-local-ids:${collection}`, () =>
+        db.$client.prepare(`SELECT remote_id, id FROM "${getTableName(TABLES[collection])}" WHERE remote_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`),
+      ).all(JSON.stringify(ids)) as { remote_id: string; id: string }[],
+      (row) => row.remote_id,
+      (row) => row.id,
+    );
+    for (const remoteId of ids) {
+      const key = pairKey(collection, remoteId);
+      found.set(key, current.get(remoteId) ?? answered.get(key) ?? null);
+    }
+  }
+  return found;
+}
+
 /** The object key at the end of an upstream photo URL (keys are the photo's SHA-256 everywhere). */
 export function objectKeyOfUrl(url: string | undefined): string | null {
   if (!url) return null;
@@ -98,12 +172,12 @@ export function objectKeyOfUrl(url: string | undefined): string | null {
 }
 
 export function readPullState(db: Db, key: string): PullState {
-  const row = db.select().from(pull_state).where(eq(pull_state.upstream, key)).get();
+  const row = preparedOnce(db, 'pull:state', () => db.select().from(pull_state).where(eq(pull_state.upstream, sql.placeholder('key'))).prepare()).get({ key });
   return row ?? { cursor: null, bootstrapped_at: null, last_pulled_at: null, received: 0, behind: true };
 }
 
 export function setAsideCount(db: Db): number {
-  return db.select({ n: count() }).from(pull_set_aside).get()?.n ?? 0;
+  return preparedOnce(db, 'pull:set-aside-count', () => db.select({ n: count() }).from(pull_set_aside).prepare()).get()?.n ?? 0;
 }
 
 export function createPullEngine(deps: PullDeps) {
@@ -111,6 +185,29 @@ export function createPullEngine(deps: PullDeps) {
   const now = () => deps.clock.now().toISOString();
   /** The feed (service) the page being applied comes from. */
   let feedKey = '';
+  /** The page's upstream ids, looked up before its first record (`localIdsOf`); kept current as records are inserted. */
+  let pageIds: Map<string, string | null> | null = null;
+
+  function localId(collection: FeedCollection, remoteId: string): string | undefined {
+    const key = pairKey(collection, remoteId);
+    if (pageIds?.has(key)) return pageIds.get(key) ?? undefined;
+    return localIdOf(db, feedKey, collection, remoteId);
+  }
+
+  /** Every (collection, upstream id) a page's records name: themselves and the records they refer to. */
+  function idsNamedBy(page: ReceivedChangesPage): Map<string, readonly [FeedCollection, string]> {
+    const pairs = new Map<string, readonly [FeedCollection, string]>();
+    const ask = (collection: FeedCollection, value: unknown) => {
+      if (typeof value === 'string') pairs.set(pairKey(collection, value), [collection, value]);
+    };
+    for (const change of page.data) {
+      const record = change.record as Record<string, unknown> | null;
+      if (!isFeedCollection(change.collection) || !record || typeof record !== 'object') continue;
+      ask(change.collection, record.id);
+      for (const [field, target] of pulledReferences(change.collection)) ask(target, record[field]);
+    }
+    return pairs;
+  }
 
   /**
    * Whether a record the upstream has and this desk does not know could be one of the
@@ -122,11 +219,13 @@ export function createPullEngine(deps: PullDeps) {
     // Asked per record of a page: answered once per page and collection.
     const cached = unsureCache?.get(collection);
     if (cached !== undefined) return cached;
-    const row = db
-      .select({ n: count() })
-      .from(outbox)
-      .where(and(eq(outbox.collection, collection), or(eq(outbox.state, 'sending'), and(eq(outbox.state, 'queued'), gt(outbox.attempts, 0)))))
-      .get();
+    const row = preparedOnce(db, 'pull:unsure-sends', () =>
+      db
+        .select({ n: count() })
+        .from(outbox)
+        .where(and(eq(outbox.collection, sql.placeholder('collection')), or(eq(outbox.state, 'sending'), and(eq(outbox.state, 'queued'), gt(outbox.attempts, 0)))))
+        .prepare(),
+    ).get({ collection });
     const unsure = (row?.n ?? 0) > 0;
     unsureCache?.set(collection, unsure);
     return unsure;
@@ -171,18 +270,14 @@ export function createPullEngine(deps: PullDeps) {
   function newRow(collection: FeedCollection, record: Record<string, unknown>): { row: Record<string, unknown> } | { missing: string } {
     const row: Record<string, unknown> = { ...record, id: deps.ids.next(COLLECTIONS[collection].prefix), remote_id: record.id };
     delete row.sync;
-    const references = createReferences(collection)
-      .filter(([, ref]) => ref.local && ref.target !== 'photos')
-      .map(([field, ref]) => [field, ref.target as FeedCollection] as const);
-    if (collection === 'electronic_eligibility_checks') references.push(['electronic_eligibility_discovery_id', 'electronic_eligibility_discoveries']);
-    for (const [field, target] of references) {
+    for (const [field, target] of pulledReferences(collection)) {
       const upstreamId = record[field];
       if (upstreamId === undefined) {
         if (collection === 'insurance_cards' && field === 'patient_id') return { missing: 'The card names no patient; a desk keeps cards under their patient.' };
         continue;
       }
-      const localId = localIdOf(db, feedKey, target, String(upstreamId));
-      if (!localId) {
+      const found = localId(target, String(upstreamId));
+      if (!found) {
         // A check's discovery is context, not a home: the check is kept without it.
         if (field === 'electronic_eligibility_discovery_id') {
           row[field] = null;
@@ -190,7 +285,7 @@ export function createPullEngine(deps: PullDeps) {
         }
         return { missing: `It refers to ${COLLECTIONS[target].noun} ${String(upstreamId)}, which this desk has not received yet.` };
       }
-      row[field] = localId;
+      row[field] = found;
     }
     if (collection === 'insurance_cards') {
       const card = record as InsuranceCard;
@@ -245,7 +340,7 @@ export function createPullEngine(deps: PullDeps) {
       return 'set_aside';
     }
     const resource = parsed.data as ResourceOf<FeedCollection> & { id: string };
-    const knownId = localIdOf(db, feedKey, collection, resource.id);
+    const knownId = localId(collection, resource.id);
     if (knownId) {
       clearSetAside(collection, resource.id);
       const changed = update(collection, { id: knownId, remote_id: resource.id }, resource);
@@ -260,6 +355,7 @@ export function createPullEngine(deps: PullDeps) {
     }
     insertRecord(db, collection, built.row as NewRowOf<typeof collection>);
     noteRemoteId(db, feedKey, built.row.id as string, resource.id);
+    pageIds?.set(pairKey(collection, resource.id), built.row.id as string);
     clearSetAside(collection, resource.id);
     written.push({ collection, id: built.row.id as string, created: true });
     return 'written';
@@ -281,40 +377,47 @@ export function createPullEngine(deps: PullDeps) {
     feedKey = key;
     // Without waiting for the disk: the cursor commits with the page, so a page a power cut
     // takes back is simply pulled again from the cursor before it (the upstream still has it).
-    const result = inTransactionWithoutFsync(db, () => {
-      anySetAside = setAsideCount(db) > 0;
-      const state = readPullState(db, key);
-      let cursor = state.cursor;
-      let setAsideNow = 0;
-      let waiting = false;
-      for (const change of page.data) {
-        const outcome = applyOne(change, written);
-        if (outcome === 'wait') {
-          waiting = true;
-          break;
+    let result: { applied: number; setAside: number; waiting: boolean };
+    try {
+      result = inTransactionWithoutFsync(db, () => {
+        anySetAside = setAsideCount(db) > 0;
+        pageIds = localIdsOf(db, key, idsNamedBy(page));
+        const state = readPullState(db, key);
+        let cursor = state.cursor;
+        let setAsideNow = 0;
+        let waiting = false;
+        for (const change of page.data) {
+          const outcome = applyOne(change, written);
+          if (outcome === 'wait') {
+            waiting = true;
+            break;
+          }
+          if (outcome === 'set_aside') setAsideNow += 1;
+          cursor = change.cursor;
         }
-        if (outcome === 'set_aside') setAsideNow += 1;
-        cursor = change.cursor;
-      }
-      if (!waiting) {
-        cursor = page.next_cursor;
-        if (written.length > 0 && anySetAside) retrySetAside(written);
-      }
-      // A record arriving is audited; news about one the desk holds is not (as sync's own polls).
-      for (const record of written) if (record.created) deps.audit?.append('receive', record.id);
-      const at = now();
-      const caughtUp = !waiting && !page.has_more;
-      const values = {
-        cursor,
-        last_pulled_at: at,
-        received: state.received + written.filter((w) => w.created).length,
-        behind: !caughtUp,
-        // The last time the desk had everything the practice had: how far behind it is.
-        bootstrapped_at: caughtUp ? at : state.bootstrapped_at,
-      };
-      db.insert(pull_state).values({ upstream: key, ...values }).onConflictDoUpdate({ target: pull_state.upstream, set: values }).run();
-      return { applied: written.length, setAside: setAsideNow, waiting };
-    });
+        if (!waiting) {
+          cursor = page.next_cursor;
+          if (written.length > 0 && anySetAside) retrySetAside(written);
+        }
+        // A record arriving is audited; news about one the desk holds is not (as sync's own polls).
+        for (const record of written) if (record.created) deps.audit?.append('receive', record.id);
+        const at = now();
+        const caughtUp = !waiting && !page.has_more;
+        const values = {
+          cursor,
+          last_pulled_at: at,
+          received: state.received + written.filter((w) => w.created).length,
+          behind: !caughtUp,
+          // The last time the desk had everything the practice had: how far behind it is.
+          bootstrapped_at: caughtUp ? at : state.bootstrapped_at,
+        };
+        db.insert(pull_state).values({ upstream: key, ...values }).onConflictDoUpdate({ target: pull_state.upstream, set: values }).run();
+        return { applied: written.length, setAside: setAsideNow, waiting };
+      });
+    } finally {
+      // Rolled back or committed, the page's lookups are no longer the store's.
+      pageIds = null;
+    }
     // A bootstrap page writes a hundred records: screens hear once per collection, not per record.
     const told = written.length > 10 ? [...new Map(written.map((w) => [w.collection, w])).values()] : written;
     for (const record of told) deps.onRecordChanged?.({ collection: record.collection, id: record.id });

@@ -10,6 +10,7 @@ import type { ReceivedChangesPage } from '@src/shared/contract';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
 import { makePng } from '@test/support/images';
+import { statementsRunAsync } from '@test/support/statement-counter';
 
 /** The pull engine against the real sandbox over loopback, into a real host database. */
 describe('pull engine', () => {
@@ -78,6 +79,28 @@ describe('pull engine', () => {
     expect(actions.filter((a) => a === 'receive')).toHaveLength(12);
     expect(actions).not.toContain('view');
     expect(engine.state(feed.key)).toMatchObject({ received: 12, behind: false });
+  });
+
+  it('looks up the upstream ids a page names together, not record by record, and maps a card to its patient in the same page', async () => {
+    const { engine, feed, db, service } = await setup();
+    const made = await seedPractice(service, 15);
+    const { result: outcome, sql } = await statementsRunAsync(db.$client, () => engine.pullPage(feed, 45));
+    expect(outcome).toMatchObject({ kind: 'applied', applied: 45, hasMore: false });
+    // Which local record an upstream id names (remote_ids, a table's remote_id, the outbox's
+    // answered ids): a few statements for the whole page of 45 records and their 30 references.
+    const lookups = sql.filter((text) => /^select/i.test(text.trim()) && /where[\s\S]*remote_id/i.test(text));
+    expect(lookups.length).toBeLessThanOrEqual(6);
+    for (const { patient, card, check } of made) {
+      const [pid] = engine.localIds('patients', [patient.id]);
+      const [cid] = engine.localIds('insurance_cards', [card.id]);
+      const [kid] = engine.localIds('electronic_eligibility_checks', [check.id]);
+      expect((await desk!.host.service.get('insurance_cards', cid)).patient_id).toBe(pid);
+      expect((await desk!.host.service.get('electronic_eligibility_checks', kid)).insurance_card_id).toBe(cid);
+    }
+    // The page again: every id is known now, nothing is written twice.
+    const replay: PullFeed = { key: feed.key, changes: (params) => feed.changes({ ...params, after: undefined }) };
+    expect(await engine.pullPage(replay, 45)).toMatchObject({ kind: 'applied', applied: 0 });
+    expect(db.select().from(patients).all()).toHaveLength(15);
   });
 
   it('is idempotent when the feed repeats or goes backwards, and starts again on 410 without duplicating', async () => {
