@@ -72,14 +72,6 @@ class OcrStopped extends Error {}
 /** Fields worth a second look when the first pass misses them; every card has them. */
 const KEY_FIELDS: ExtractedFieldName[] = ['member_name', 'member_id', 'payer_name'];
 const UNSURE = 0.6;
-/**
- * Fields whose low confidence alone does not call for a second, local-threshold reading:
- * a payer found is a directory match (its confidence is the match's, not the OCR's), and a
- * plan name is words already read. Measured (issue 25, tuning seeds 202 and 303): a second
- * pass called for by these alone changed no field, and it is a whole recognition of the
- * card. A payer not found at all still calls for it (a real card's payer was found so).
- */
-const NOT_RE_READ: ExtractedFieldName[] = ['payer_name', 'plan_name'];
 
 interface Pass {
   name: string;
@@ -116,7 +108,7 @@ const PASSES: Pass[] = [
       KEY_FIELDS.some((f) => !fields[f]) ||
       (!!fields.rx_bin && !fields.rx_pcn && PCN_LABEL.test(text)) ||
       (!fields.rx_bin && !!fields.rx_pcn && BIN_LABEL.test(text)) ||
-      EXTRACTED_FIELDS.some((f) => !NOT_RE_READ.includes(f) && fields[f] && fields[f].confidence < UNSURE),
+      EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
   },
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
 ];
