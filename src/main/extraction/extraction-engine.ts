@@ -10,7 +10,7 @@ import type { LabelledField } from './field-labels';
 import { readCardFields, type FieldSources } from './field-parser';
 import { createOcrWorker, type OcrBox, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
-import { crop, enlargeRegion, negative, prepareCard, toPgm, withoutRules, type PreparedImage, type PrepareOptions } from './prepare-image';
+import { crop, enlargeRegion, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -45,6 +45,11 @@ export interface ExtractionEngineOptions {
   barcodes?: boolean;
   /** The barcode look; zxing's by default (a test holds it back to see the OCR run beside it). */
   decodeBarcodes?: (sides: readonly PreparedImage[], photos: readonly Uint8Array[]) => Promise<DecodedBarcode[]>;
+  /**
+   * How long each step of a card took (preparing, each OCR pass, the re-reads, parsing, the
+   * barcode look): for the bench and the card measure's `--profile`, never the app's log.
+   */
+  profile?: StageTimer;
 }
 
 /**
@@ -229,6 +234,12 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   const worker: OcrWorker = createOcrWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs });
   const log = options.log ?? (() => {});
   const decodeBarcodes = options.decodeBarcodes ?? decodeWithZxing;
+  const { profile } = options;
+
+  /** One recognition, timed under `stage` when profiling. */
+  function recognize(ocr: Recognizer, stage: string, image: PreparedImage, params?: Record<string, string>): Promise<OcrPage> {
+    return timed(profile, `ocr:${stage}`, () => ocr.recognize(toPgm(image), image, params));
+  }
 
   /**
    * The worker for one card's reading: once `signal` is aborted, the next recognition is not
@@ -248,7 +259,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    */
   async function nameStack(ocr: Recognizer, image: PreparedImage, box: OcrBox, first: string): Promise<{ words: OcrWord[]; captioned: boolean; dependent: boolean }> {
     const region = withoutRules(crop(image, box, 1));
-    const lines = (await ocr.recognize(toPgm(region), region, { tessedit_pageseg_mode: '6' })).lines.sort((a, b) => a.bbox.y0 - b.bbox.y0);
+    const lines = (await recognize(ocr, 'reread-name', region, { tessedit_pageseg_mode: '6' })).lines.sort((a, b) => a.bbox.y0 - b.bbox.y0);
     const captionAt = lines.findIndex((l) => MEMBER_CAPTION.test(l.text.trim()));
     const dependentsAt = lines.findIndex((l) => /pendent|ndents/i.test(l.text));
     const candidates = lines.slice(0, dependentsAt >= 0 ? dependentsAt : lines.length);
@@ -296,7 +307,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         words = stack.dependent ? [] : stack.words;
         captioned = stack.captioned;
       } else {
-        words = await readAlone(ocr, prepared[source.page], source.box);
+        words = await readAlone(ocr, 'reread', prepared[source.page], source.box);
       }
       const formatted = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
       if (!formatted) continue;
@@ -311,9 +322,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   }
 
   /** A value alone, enlarged to the text height the model reads best, read as one line. */
-  async function readAlone(ocr: Recognizer, image: PreparedImage, box: OcrBox): Promise<OcrWord[]> {
+  async function readAlone(ocr: Recognizer, stage: string, image: PreparedImage, box: OcrBox): Promise<OcrWord[]> {
     const region = crop(image, box, REREAD_TEXT_HEIGHT);
-    return (await ocr.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+    return (await recognize(ocr, stage, region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
   }
 
   /**
@@ -329,16 +340,17 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const source = read.sources[field];
       if (!current || !source || current.confidence < REVIEW_BELOW || current.confidence >= CROSS_CHECK_BELOW) continue;
       done.push(`check:${field}`);
-      const words = await readAlone(ocr, prepared[source.page], source.box);
+      const words = await readAlone(ocr, 'cross-check', prepared[source.page], source.box);
       const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
       if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
     }
     return done;
   }
 
-  async function prepareAll(images: ExtractionImage[], options: PrepareOptions): Promise<PreparedImage[]> {
+  async function prepareAll(images: ExtractionImage[], options: PrepareOptions, tag = ''): Promise<PreparedImage[]> {
     const prepared: PreparedImage[] = [];
-    for (const image of images) prepared.push(...(await prepareCard(image.bytes, options)));
+    const tagged: StageTimer | undefined = profile && ((stage, ms) => profile(tag + stage, ms));
+    for (const image of images) prepared.push(...(await prepareCard(image.bytes, { ...options, profile: tagged })));
     return prepared;
   }
 
@@ -351,10 +363,10 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const pages: OcrPage[] = [];
       for (const image of prepared) {
         const input = pass.invert ? negative(image) : image;
-        pages.push(await ocr.recognize(toPgm(input), input, pass.params));
+        pages.push(await recognize(ocr, tag + pass.name, input, pass.params));
       }
       if (firstPages.length === 0) firstPages = pages;
-      merge(read, readCardFields(pages, context));
+      merge(read, timed(profile, 'parse+payer', () => readCardFields(pages, context)));
       ran.push(tag + pass.name);
     }
     return { read, firstPages };
@@ -399,7 +411,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       await new Promise((resolve) => setImmediate(resolve));
       const decodeStarted = Date.now();
       try {
-        barcodes = await readBarcodes(prepared, images);
+        barcodes = await timed(profile, 'barcodes (beside the OCR)', () => readBarcodes(prepared, images));
       } catch (error) {
         stop.abort();
         await reading;
@@ -451,7 +463,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const cut = prepared.some((p) => p.cutOut);
       const reduced = prepared.some((p) => (p.enlarged ?? 1) < 0.95);
       if (cut || reduced) {
-        const again = await prepareAll(images, { findCard: false, longSide: reduced && !cut ? WHOLE_PHOTO_SIDE : undefined });
+        const again = await prepareAll(images, { findCard: false, longSide: reduced && !cut ? WHOLE_PHOTO_SIDE : undefined }, 'whole:');
         const second = await readPasses(ocr, again, context, ran, 'whole:');
         if (evidenceOf(second.read.fields) > evidenceOf(read.fields)) ({ read, firstPages, prepared } = { ...second, prepared: again });
       }
@@ -463,7 +475,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       ),
     );
     if (small.some(Boolean)) {
-      const again = await Promise.all(prepared.map((image, page) => (small[page] ? enlargeRegion(image, small[page].box, small[page].scale) : image)));
+      const again = await timed(profile, 'prepare:enlarge-small-print', () => Promise.all(prepared.map((image, page) => (small[page] ? enlargeRegion(image, small[page].box, small[page].scale) : image))));
       const larger = await readPasses(ocr, again, context, ran, 'enlarged:');
       if (evidenceOf(larger.read.fields) >= evidenceOf(read.fields) && sureness(larger.read.fields) > sureness(read.fields)) {
         // The payer is matched on the whole reading (a logo above the region, a web address
@@ -476,7 +488,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     const { fields } = read;
     const front = prepared[0].quality;
     ran.push(...(await rereadUnsure(ocr, read, prepared)));
-    const text = firstPages.map((page, i) => pageText(segmentPage(page, i))).join('\n\n');
+    const text = timed(profile, 'text', () => firstPages.map((page, i) => pageText(segmentPage(page, i))).join('\n\n'));
     const blurred = !!front && !front.blank && front.sharpness < BLUR_RETAKE;
     // Only a name- or plan-like line (or nothing) and no label, id, Rx code or payer.
     if (!CARD_EVIDENCE.some((f) => fields[f])) {
@@ -517,7 +529,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   return {
     async extract(images, context) {
       try {
-        return await run(images, context);
+        return await timed(profile, 'total', () => run(images, context));
       } catch (error) {
         const failure = asExtractionFailure(error);
         log(`extraction failed: ${failure.reason}`);

@@ -101,6 +101,21 @@ export interface PrepareOptions {
   flatten?: boolean;
   /** Read the whole photo instead of looking for the card in it (for measuring what it brings). */
   findCard?: boolean;
+  /** Per-step timings (the bench's and the card measure's `--profile`); ids and ms only. */
+  profile?: StageTimer;
+}
+
+/** Receives how long one named step of reading a card took. */
+export type StageTimer = (stage: string, ms: number) => void;
+
+/** `step()`, timed under `stage` when a timer is given. */
+export function timed<T>(profile: StageTimer | undefined, stage: string, step: () => T): T {
+  if (!profile) return step();
+  const started = performance.now();
+  const result = step();
+  if (result instanceof Promise) return result.finally(() => profile(stage, performance.now() - started)) as T;
+  profile(stage, performance.now() - started);
+  return result;
 }
 
 /** Photos larger than this many pixels are refused before decoding (a decompression bomb). */
@@ -220,16 +235,17 @@ function cutOut(image: GrayImage, { corners, outline }: CardQuad, longSide: numb
  */
 export async function prepareCard(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage[]> {
   const longSide = options.longSide ?? 1400;
-  await checkPhoto(bytes);
-  const photo = await decodeGray(bytes);
-  const quads = options.findCard === false ? [] : findCards(photo);
-  const sides = quads.length === 0 ? [{ side: photo, size: readingSize(photo.width, photo.height, longSide) }] : quads.map((q) => cutOut(photo, q, longSide));
+  const { profile } = options;
+  await timed(profile, 'prepare:check', () => checkPhoto(bytes));
+  const photo = await timed(profile, 'prepare:decode', () => decodeGray(bytes));
+  const quads = options.findCard === false ? [] : timed(profile, 'prepare:find-card', () => findCards(photo));
+  const sides = quads.length === 0 ? [{ side: photo, size: readingSize(photo.width, photo.height, longSide) }] : timed(profile, 'prepare:perspective', () => quads.map((q) => cutOut(photo, q, longSide)));
   const prepared: PreparedImage[] = [];
   for (const { side, size } of sides) {
     // Quality before enlarging: an enlarged small card is soft by construction.
-    const quality = imageQuality(side);
-    const sized = size.width === side.width && size.height === side.height ? side : await resizeGray(side, size.width, size.height);
-    prepared.push({ ...(await finish(sized, options)), quality, enlarged: Math.round((sized.width / side.width) * 100) / 100, cutOut: quads.length > 0 });
+    const quality = timed(profile, 'prepare:quality', () => imageQuality(side));
+    const sized = size.width === side.width && size.height === side.height ? side : await timed(profile, 'prepare:resize', () => resizeGray(side, size.width, size.height));
+    prepared.push({ ...(await timed(profile, 'prepare:deskew-flatten', () => finish(sized, options))), quality, enlarged: Math.round((sized.width / side.width) * 100) / 100, cutOut: quads.length > 0 });
   }
   return prepared;
 }

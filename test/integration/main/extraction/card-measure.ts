@@ -4,11 +4,13 @@
  * "check this" threshold (the ones a person would not be asked to check), and how many
  * values it reports for fields the card does not print.
  *
- * `npx tsx test/integration/main/extraction/card-measure.ts --families held-out|tuning [--count 100] [--seed 101] [--real DIR] [--verbose] [--lang-path DIR]`
+ * `npx tsx test/integration/main/extraction/card-measure.ts --families held-out|tuning [--count 100] [--seed 101] [--real DIR] [--verbose] [--profile] [--lang-path DIR]`
  * prints, per set: wall and CPU milliseconds per card (median, p90; CPU is what to compare on
  * a machine shared under load), the per-field table, a line per layout family (fields right / fields
  * printed), and the calibration table (confidence bucket → values given, share right; wrong
- * values at or above 0.8). `--lang-path` reads with another tesseract language data folder
+ * values at or above 0.8). `--profile` adds where the time goes: per step of the reader
+ * (preparing, each OCR pass, the re-reads, parsing, the barcode look), on how many cards it
+ * ran and its milliseconds per card. `--lang-path` reads with another tesseract language data folder
  * (to compare models on the same cards). `--held-out N` still measures N cards of the older held-out styles.
  * The accuracy test prints the same tables.
  */
@@ -227,7 +229,40 @@ export async function heldOutSet(count: number, seed: number): Promise<LabelledI
   return cards.map((c) => ({ file: c.file, bytes: new Uint8Array(c.bytes), truth: c.truth }));
 }
 
-export async function measure(engine: ExtractionEngine, images: LabelledImage[], entities: readonly ClearinghouseEntity[]): Promise<Measured[]> {
+/**
+ * Per-step timings of the reader, card by card: `record` is the engine's `profile` option,
+ * `endCard` closes one card's steps.
+ */
+export function createProfiler(): { record: (stage: string, ms: number) => void; endCard: () => void; format: () => string } {
+  const cards: Map<string, number>[] = [];
+  let current = new Map<string, number>();
+  return {
+    record: (stage, ms) => current.set(stage, (current.get(stage) ?? 0) + ms),
+    endCard: () => {
+      cards.push(current);
+      current = new Map();
+    },
+    format: () => {
+      const stages = [...new Set(cards.flatMap((c) => [...c.keys()]))];
+      const totalMean = cards.reduce((sum, c) => sum + (c.get('total') ?? 0), 0) / Math.max(1, cards.length);
+      const rows = stages.map((stage) => {
+        const ran = cards.flatMap((c) => (c.has(stage) ? [c.get(stage)!] : [])).sort((a, b) => a - b);
+        const mean = ran.reduce((a, b) => a + b, 0) / Math.max(1, cards.length);
+        return { stage, cards: ran.length, median: ran[ran.length >> 1], p90: ran[Math.floor(ran.length * 0.9)], mean };
+      });
+      rows.sort((a, b) => b.mean - a.mean);
+      const header = 'step                              cards  median ms (where run)  p90 ms  ms per card  share of total';
+      const line = (r: (typeof rows)[number]) =>
+        `${r.stage.padEnd(32)}  ${String(r.cards).padStart(5)}  ${r.median.toFixed(0).padStart(21)}  ${r.p90.toFixed(0).padStart(6)}  ${r.mean.toFixed(0).padStart(11)}  ${totalMean > 0 ? `${((r.mean / totalMean) * 100).toFixed(0).padStart(13)}%` : ''}`;
+      const count = cards.length;
+      // One table per set measured.
+      cards.length = 0;
+      return [header, '-'.repeat(header.length), ...rows.map(line), `(${count} cards; the barcode look runs beside the OCR, so the steps add up to more than the total)`].join('\n');
+    },
+  };
+}
+
+export async function measure(engine: ExtractionEngine, images: LabelledImage[], entities: readonly ClearinghouseEntity[], afterEach?: () => void): Promise<Measured[]> {
   const out: Measured[] = [];
   for (const image of images) {
     const started = Date.now();
@@ -243,6 +278,7 @@ export async function measure(engine: ExtractionEngine, images: LabelledImage[],
     } catch (error) {
       out.push({ file: image.file, truth: image.truth, family: image.family, fields: {}, failure: asExtractionFailure(error).reason, ms: Date.now() - started, cpuMs: cpuMs() });
     }
+    afterEach?.();
   }
   return out;
 }
@@ -272,6 +308,7 @@ async function main(): Promise<void> {
       count: { type: 'string', default: '100' },
       seed: { type: 'string', default: '101' },
       verbose: { type: 'boolean' },
+      profile: { type: 'boolean' },
       'lang-path': { type: 'string' },
     },
   });
@@ -279,7 +316,8 @@ async function main(): Promise<void> {
   const count = Number(values.count);
   const seed = Number(values.seed);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new Error('--count must be a positive whole number and --seed a whole number.');
-  const engine = createExtractionEngine({ langPath: values['lang-path'] });
+  const profiler = values.profile ? createProfiler() : undefined;
+  const engine = createExtractionEngine({ langPath: values['lang-path'], profile: profiler?.record });
   await engine.warmUp();
   try {
     // The payer directory the desk's upstream serves (the sandbox serves the same one).
@@ -291,13 +329,14 @@ async function main(): Promise<void> {
     const n = Number(values['held-out'] ?? (values.families || values.real ? 0 : 30));
     if (n > 0) sets.push([`held-out generated cards (${n}, seed ${seed})`, await heldOutSet(n, seed)]);
     for (const [name, images] of sets) {
-      const results = await measure(engine, images, entities);
+      const results = await measure(engine, images, entities, profiler?.endCard);
       if (values.verbose) console.log(formatDetails(results));
       const ms = results.map((r) => r.ms).sort((a, b) => a - b);
       const cpu = results.map((r) => r.cpuMs ?? 0).sort((a, b) => a - b);
       console.log(`\n${name}: ${images.length} images, median ${ms[ms.length >> 1]} ms, p90 ${ms[Math.floor(ms.length * 0.9)]} ms; CPU median ${cpu[cpu.length >> 1]} ms, p90 ${cpu[Math.floor(cpu.length * 0.9)]} ms (load ${os.loadavg()[0].toFixed(1)})\n${formatScores(scoreSet(results))}\n`);
       if (results.some((r) => r.family)) console.log(`per family (fields right / fields printed):\n${formatFamilies(results)}\n`);
       console.log(`calibration (every value given):\n${formatCalibration(calibrate(results))}\n`);
+      if (profiler) console.log(`where the time goes:\n${profiler.format()}\n`);
     }
   } finally {
     await engine.close();
