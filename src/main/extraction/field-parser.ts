@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { asMbi, FIELD_FORMATS } from './field-formats';
+import { asMbi, FIELD_FORMATS, type FormattedValue } from './field-formats';
 import { isCaptionWord, isCardWord, PHONE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
@@ -25,6 +25,8 @@ interface Candidate {
   ocr: number;
   /** The label's segment, for the Rx-block rule. */
   label?: Segment;
+  /** Where the caption's own words were read: a value's place beside it says whether its start was lost. */
+  labelBox?: OcrBox;
 }
 
 interface LabelHit {
@@ -109,12 +111,29 @@ function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Se
   return segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
 }
 
+/**
+ * Below the intake's "check this" threshold: the most a value may be given without the
+ * evidence that makes one sure.
+ */
+export const UNSURE_AT_MOST = 0.79;
+
+/**
+ * Whether a value rests on what the standards print, so may be sure: a caption from the
+ * standard's list read as printed (not recovered from a misread), and a value of the field's
+ * standard shape read as printed (no look-alike repaired, nothing dropped). A value placed by
+ * position, of a loose shape or repaired may be right, but only a person can say so.
+ */
+function isEvidenced(source: Source, quality: number, formatted: FormattedValue): boolean {
+  return source !== 'unlabelled' && quality >= 1 && formatted.fit >= 1 && formatted.repairs === 0;
+}
+
 function candidate(field: LabelledField, raw: string, words: OcrWord[], source: Source, quality: number, segment: Segment, label?: LabelHit): Candidate | null {
   const formatted = FIELD_FORMATS[field](raw);
   if (!formatted) return null;
   const ocr = meanConfidence(words);
-  const confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
-  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment };
+  let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
+  if (!isEvidenced(source, quality, formatted)) confidence = Math.min(confidence, UNSURE_AT_MOST);
+  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined };
 }
 
 /**
@@ -157,6 +176,41 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
     }
   }
   return out;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
+
+/**
+ * Captions printed in a column with their values beside them: the values start together (a
+ * table) or the same small gap after their captions (inline). A value that starts further
+ * right than its neighbours say lost its start to glare or a faded glyph ("585700" read of
+ * H16585700, "1938" of V931938): what is left is well-formed and read clearly, so only its
+ * place tells. Needs two neighbour rows that agree; without them nothing is said.
+ */
+function startLost(c: Candidate, labelled: readonly Candidate[]): boolean {
+  const label = c.labelBox;
+  if (!label) return false;
+  const h = label.y1 - label.y0;
+  const beside = (o: Candidate) => !!o.labelBox && o.box.x0 >= o.labelBox.x1 && verticalOverlap(o.box, o.labelBox) >= 0.5;
+  if (!beside(c)) return false;
+  const rows: Candidate[] = [];
+  for (const o of labelled) {
+    if (o === c || !beside(o) || o.segment.page !== c.segment.page || Math.abs(o.labelBox!.x0 - label.x0) >= h) continue;
+    if (Math.abs(o.labelBox!.y0 - label.y0) < 0.5 * h || rows.some((r) => Math.abs(r.labelBox!.y0 - o.labelBox!.y0) < 0.5 * h)) continue;
+    rows.push(o);
+  }
+  if (rows.length < 2) return false;
+  const gaps = rows.map((o) => o.box.x0 - o.labelBox!.x1);
+  const starts = rows.map((o) => o.box.x0);
+  const agree = (xs: number[]) => xs.filter((x) => Math.abs(x - median(xs)) < h).length >= 2;
+  const byGap = agree(gaps);
+  const byStart = agree(starts);
+  if (!byGap && !byStart) return false;
+  const late = 1.5 * h;
+  return (!byGap || c.box.x0 - label.x1 > median(gaps) + late) && (!byStart || c.box.x0 > median(starts) + late);
 }
 
 /**
@@ -351,7 +405,8 @@ function unlabelledMbi(segments: Segment[]): Candidate | null {
         // Letters in every place the standard allows them: a run of digits that happens to fit is not one.
         if (!mbi || mbi.repairs > 1 || (mbi.value.match(/[A-Z]/g) ?? []).length < 3) continue;
         const ocr = meanConfidence(used);
-        return { field: 'member_id', value: mbi.value, confidence: ocr * 0.9 * 0.97 ** mbi.repairs, segment, box: boxOf(used), ocr };
+        // CMS's shape without its caption: a lead, however specific the shape.
+        return { field: 'member_id', value: mbi.value, confidence: Math.min(UNSURE_AT_MOST, ocr * 0.9 * 0.97 ** mbi.repairs), segment, box: boxOf(used), ocr };
       }
     }
   }
@@ -502,6 +557,8 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     const current = best.get(c.field);
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
   }
+
+  for (const c of best.values()) if (startLost(c, candidates)) c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
 
   rxBlockByPosition(segments, hits, best);
 
