@@ -178,39 +178,51 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
   return out;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[sorted.length >> 1];
-}
-
 /**
  * Captions printed in a column with their values beside them: the values start together (a
  * table) or the same small gap after their captions (inline). A value that starts further
- * right than its neighbours say lost its start to glare or a faded glyph ("585700" read of
- * H16585700, "1938" of V931938): what is left is well-formed and read clearly, so only its
- * place tells. Needs two neighbour rows that agree; without them nothing is said.
+ * right than its neighbour rows say lost its start to glare or a faded glyph ("585700" read
+ * of H16585700, "1938" of V931938): what is left is well-formed and read clearly, so only its
+ * place tells. A neighbour row is any line starting in the caption column with print beside
+ * it, its caption known or not ("Benefit Plan  POS II"). Needs two neighbour rows that agree;
+ * without them nothing is said.
  */
-function startLost(c: Candidate, labelled: readonly Candidate[]): boolean {
+function startLost(c: Candidate, labelled: readonly Candidate[], segments: readonly Segment[]): boolean {
   const label = c.labelBox;
-  if (!label) return false;
+  if (!label || c.box.x0 < label.x1 || verticalOverlap(c.box, label) < 0.5) return false;
   const h = label.y1 - label.y0;
-  const beside = (o: Candidate) => !!o.labelBox && o.box.x0 >= o.labelBox.x1 && verticalOverlap(o.box, o.labelBox) >= 0.5;
-  if (!beside(c)) return false;
-  const rows: Candidate[] = [];
-  for (const o of labelled) {
-    if (o === c || !beside(o) || o.segment.page !== c.segment.page || Math.abs(o.labelBox!.x0 - label.x0) >= h) continue;
-    if (Math.abs(o.labelBox!.y0 - label.y0) < 0.5 * h || rows.some((r) => Math.abs(r.labelBox!.y0 - o.labelBox!.y0) < 0.5 * h)) continue;
-    rows.push(o);
+  const sameRow = (a: OcrBox, b: OcrBox) => verticalOverlap(a, b) >= 0.5;
+  // Each neighbour row as (where its caption ends, where its value starts).
+  const rows: { captionEnd: number; valueStart: number; y: number }[] = [];
+  for (const s of segments) {
+    if (s.page !== c.segment.page || Math.abs(s.bbox.x0 - label.x0) >= h || sameRow(s.bbox, label)) continue;
+    if (rows.some((r) => Math.abs(r.y - s.bbox.y0) < 0.5 * h)) continue;
+    const known = labelled.find((o) => o.labelBox && o.segment.page === s.page && sameRow(o.labelBox, s.bbox) && Math.abs(o.labelBox.x0 - s.bbox.x0) < h && o.box.x0 >= o.labelBox.x1 && sameRow(o.box, o.labelBox));
+    if (known) {
+      rows.push({ captionEnd: known.labelBox!.x1, valueStart: known.box.x0, y: s.bbox.y0 });
+      continue;
+    }
+    const beside = segments
+      .filter((v) => v !== s && v.page === s.page && sameRow(v.bbox, s.bbox) && v.bbox.x0 >= s.bbox.x1 && v.bbox.x0 - s.bbox.x1 < 14 * h)
+      .sort((a, b) => a.bbox.x0 - b.bbox.x0)[0];
+    if (beside) rows.push({ captionEnd: s.bbox.x1, valueStart: beside.bbox.x0, y: s.bbox.y0 });
   }
-  if (rows.length < 2) return false;
-  const gaps = rows.map((o) => o.box.x0 - o.labelBox!.x1);
-  const starts = rows.map((o) => o.box.x0);
-  const agree = (xs: number[]) => xs.filter((x) => Math.abs(x - median(xs)) < h).length >= 2;
-  const byGap = agree(gaps);
-  const byStart = agree(starts);
-  if (!byGap && !byStart) return false;
+  // Values lose their start, never gain one: the earliest place two rows agree on is where
+  // this one should start (a title line beside the column says nothing). A table lines its
+  // values up (starts agree), inline captions keep one gap (gaps agree): the closer agreement
+  // says which layout this is.
+  const earliest = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const at = sorted.find((x, i) => sorted[i + 1] !== undefined && sorted[i + 1] - x < h);
+    return at === undefined ? undefined : { at, tight: sorted.filter((x) => x >= at && x - at < 0.5 * h).length };
+  };
+  const gap = earliest(rows.map((r) => r.valueStart - r.captionEnd));
+  const start = earliest(rows.map((r) => r.valueStart));
   const late = 1.5 * h;
-  return (!byGap || c.box.x0 - label.x1 > median(gaps) + late) && (!byStart || c.box.x0 > median(starts) + late);
+  const lateByGap = gap !== undefined && c.box.x0 - label.x1 > gap.at + late;
+  const lateByStart = start !== undefined && c.box.x0 > start.at + late;
+  if (gap && start && gap.tight !== start.tight) return gap.tight > start.tight ? lateByGap : lateByStart;
+  return (gap !== undefined || start !== undefined) && (gap === undefined || lateByGap) && (start === undefined || lateByStart);
 }
 
 /**
@@ -558,7 +570,7 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
   }
 
-  for (const c of best.values()) if (startLost(c, candidates)) c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
+  for (const c of best.values()) if (startLost(c, candidates, segments)) c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
 
   rxBlockByPosition(segments, hits, best);
 

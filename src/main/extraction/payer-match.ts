@@ -354,8 +354,9 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
   const twins = ranked.filter((s) => s.entry !== top.entry && s.words.length === top.words.length && s.words.every((w) => top.words.includes(w)) && kinds(s) !== kinds(top));
   let twinned = false;
   if (twins.length > 0) {
-    const printed = new Set(lineWords.flat().map((w) => KIND_WORDS.get(w) ?? w));
-    const told = [top, ...twins].filter((s) => kinds(s) !== '' && kinds(s).split(' ').every((w) => printed.has(w)));
+    // On the line the name was read from: "Plan" elsewhere on the card is another caption.
+    const printed = (s: Scored) => new Set(normalizePayerText(s.printed ?? '').split(' ').map((w) => KIND_WORDS.get(w) ?? w));
+    const told = [top, ...twins].filter((s) => kinds(s) !== '' && kinds(s).split(' ').every((w) => printed(s).has(w)));
     if (told.length === 1) top = told[0];
     else twinned = true;
   }

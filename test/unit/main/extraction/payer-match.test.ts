@@ -175,6 +175,8 @@ describe('payers whose names differ only in the word for their kind (issue 25)',
     // are filler to the matcher, so the names read alike without them.
     expect(lines('WPS HEALTH INSURANCE', 'Member MARIA OKAFOR')?.entity.name).toBe('WPS Health Insurance');
     expect(lines('WPS HEALTH PLAN', 'Member MARIA OKAFOR')?.entity.name).toBe('WPS Health Plan');
+    // On the name's own line: a "Plan" caption lower on the card says nothing of the name.
+    expect(lines('WPS HEALTH INSURANCE', 'Member MARIA OKAFOR', 'Plan Silver 70 HMO')?.entity.name).toBe('WPS Health Insurance');
   });
 
   it('is unsure when the card prints neither kind word', () => {
