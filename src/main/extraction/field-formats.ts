@@ -163,8 +163,13 @@ function rxBin(raw: string): FormattedValue | null {
   return { value, fit: 1, repairs };
 }
 
-/** Glyphs that print alike as a letter and a digit: S 5, O 0, I 1, B 8, Z 2, G 6. */
-const LOOKALIKE = /[SOIBZG015826]/;
+/**
+ * Glyphs OCR swaps between a letter and a digit inside a code: S 5, O 0, I 1, B 8 (every
+ * mixed code read wrong on the tuning cards swapped one of these: "CD5859", "NDBOH", "KEO3A").
+ * Z 2 and G 6 print alike too but were never swapped there; counting them would put most
+ * right codes under "check this" (6 of 10 digits would be suspect).
+ */
+const LOOKALIKE = /[SOIB0158]/;
 
 /**
  * Whether a mixed code has a look-alike glyph where letters and digits meet ("CD5859" may be

@@ -135,8 +135,8 @@ describe('what a format cannot confirm (issue 25: honest confidence)', () => {
   it('NCPDP lets RxPCN and RxGRP be any letters and digits: a look-alike where letters and digits meet is ambiguous', () => {
     // CDS859 and CD5859, FTAI31 and FTA131, RXO188 and RX0188 are all well-formed codes.
     for (const code of ['CD5859', 'FTA131', 'RX0188', 'QR11Y', 'ASPROD1']) expect(ambiguousJoin(code)).toBe(true);
-    // No look-alike at the join (X|4, K|4), or one kind only: the reading is what was printed.
-    for (const code of ['RX4632', 'HNK462', '0418925', 'MEDDADV']) expect(ambiguousJoin(code)).toBe(false);
+    // No look-alike OCR swaps at the join (X|4, K|4, X|6, E|2), or one kind only: the reading is what was printed.
+    for (const code of ['RX4632', 'HNK462', 'RX6833', 'EWE273', '0418925', 'MEDDADV']) expect(ambiguousJoin(code)).toBe(false);
     expect(FIELD_FORMATS.rx_group('CD5859')!.fit).toBeLessThan(1);
     expect(FIELD_FORMATS.rx_group('RX4632')!.fit).toBe(1);
   });
