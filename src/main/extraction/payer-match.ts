@@ -354,9 +354,10 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
   const twins = ranked.filter((s) => s.entry !== top.entry && s.words.length === top.words.length && s.words.every((w) => top.words.includes(w)) && kinds(s) !== kinds(top));
   let twinned = false;
   if (twins.length > 0) {
-    // On the line the name was read from: "Plan" elsewhere on the card is another caption.
-    const printed = (s: Scored) => new Set(normalizePayerText(s.printed ?? '').split(' ').map((w) => KIND_WORDS.get(w) ?? w));
-    const told = [top, ...twins].filter((s) => kinds(s) !== '' && kinds(s).split(' ').every((w) => printed(s).has(w)));
+    // On the line the name was read from ("Plan" elsewhere on the card is another caption):
+    // the name whose kind words are the ones printed there, none for a name without one.
+    const printed = (s: Scored) => kinds({ ...s, name: s.printed ?? '' });
+    const told = [top, ...twins].filter((s) => kinds(s) === printed(s));
     if (told.length === 1) top = told[0];
     else twinned = true;
   }

@@ -179,6 +179,12 @@ describe('payers whose names differ only in the word for their kind (issue 25)',
     expect(lines('WPS HEALTH INSURANCE', 'Member MARIA OKAFOR', 'Plan Silver 70 HMO')?.entity.name).toBe('WPS Health Insurance');
   });
 
+  it('takes the name without a kind word when the card prints none ("Aetna Senior Supplemental", not "…Supplemental Insurance")', () => {
+    const match = lines('Aetna Senior Supplemental', 'Member DAVID FITZGERALD');
+    expect(match?.entity.name).toBe('Aetna Senior Supplemental');
+    expect(match!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
   it('is unsure when the card prints neither kind word', () => {
     const match = lines('WPS HEALTH', 'Member MARIA OKAFOR');
     expect(match?.score ?? 0).toBeLessThan(REVIEW_BELOW);
