@@ -216,8 +216,14 @@ function startLost(c: Candidate, labelled: readonly Candidate[], segments: reado
     const at = sorted.find((x, i) => sorted[i + 1] !== undefined && sorted[i + 1] - x < h);
     return at === undefined ? undefined : { at, tight: sorted.filter((x) => x >= at && x - at < 0.5 * h).length };
   };
-  const gap = earliest(rows.map((r) => r.valueStart - r.captionEnd));
-  const start = earliest(rows.map((r) => r.valueStart));
+  const gaps = rows.map((r) => r.valueStart - r.captionEnd);
+  const starts = rows.map((r) => r.valueStart);
+  // A value lined up with two rows, by its start or its gap, is in its place: a card may
+  // print an inline block and a table one under the other (name and id, then the Rx block).
+  const together = (xs: number[], x: number) => xs.filter((v) => Math.abs(v - x) < 0.5 * h).length >= 2;
+  if (together(starts, c.box.x0) || together(gaps, c.box.x0 - label.x1)) return false;
+  const gap = earliest(gaps);
+  const start = earliest(starts);
   const late = 1.5 * h;
   const lateByGap = gap !== undefined && c.box.x0 - label.x1 > gap.at + late;
   const lateByStart = start !== undefined && c.box.x0 > start.at + late;

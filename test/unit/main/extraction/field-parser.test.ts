@@ -405,3 +405,20 @@ describe('honest confidence: sure only on a caption of the standard\'s list and 
     expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
   });
 });
+
+describe('a value in its place is not taken for one that lost its start', () => {
+  it('keeps sure a value lined up with two rows below it, under an inline block (name and id, then the Rx table)', () => {
+    const fields = parse(
+      line(40, 150, 'Name: Luis Wilson'),
+      line(40, 200, 'RxID: 1728532574'),
+      line(40, 250, 'RxBIN:'),
+      line(300, 250, '003585'),
+      line(40, 300, 'Rx PCN:'),
+      line(300, 300, 'ASPRXD'),
+      line(40, 350, 'RXGRP:'),
+      line(300, 350, '7711309'),
+    );
+    expect(values(fields)).toMatchObject({ rx_bin: '003585', rx_pcn: 'ASPRXD', rx_group: '7711309' });
+    for (const field of ['rx_bin', 'rx_pcn', 'rx_group'] as const) expect(fields[field]!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+});
