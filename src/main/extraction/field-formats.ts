@@ -66,6 +66,17 @@ const AMBIGUOUS_PREFIX_END = /^[A-Z]{0,3}[BZG]\d/;
 /** The fit of an id or group whose prefix may end in a digit misread. */
 const AMBIGUOUS_FIT = 0.9;
 
+/**
+ * Marks OCR makes of a glyph it could not read ("OBRIE!" for OBRIEN, "H927!257"): never
+ * printed in a name or an id, so one touching a letter or digit stands for a character lost.
+ * Dropping it silently would hand over a value cut short as if read whole.
+ */
+const LOST_GLYPH = /(?<=[\p{L}\p{N}])[!?*~^\\]|[!?*~^\\](?=[\p{L}\p{N}])/gu;
+
+export function lostGlyphs(raw: string): number {
+  return (raw.match(LOST_GLYPH) ?? []).length;
+}
+
 function compact(raw: string, keep = /[A-Za-z0-9|]/): string {
   return [...raw].filter((c) => keep.test(c)).join('');
 }
@@ -125,7 +136,7 @@ function memberId(raw: string): FormattedValue | null {
   // Few ids are this short; a short one is as likely the start of a longer one cut off.
   if (value.length < 6) fit *= 0.85;
   if (AMBIGUOUS_PREFIX_END.test(value)) fit *= AMBIGUOUS_FIT;
-  return { value, fit, repairs };
+  return { value, fit, repairs: repairs + lostGlyphs(raw) };
 }
 
 function groupNumber(raw: string): FormattedValue | null {
@@ -134,7 +145,7 @@ function groupNumber(raw: string): FormattedValue | null {
   const { value, repairs } = repairPrefixedId(cleaned);
   if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
   const fit = (/^[A-Z]{0,4}\d{3,}(-\d+)*$/.test(value) ? 1 : /\d/.test(value) ? 0.8 : 0.6) * (AMBIGUOUS_PREFIX_END.test(value) ? AMBIGUOUS_FIT : 1);
-  return { value, fit, repairs };
+  return { value, fit, repairs: repairs + lostGlyphs(raw) };
 }
 
 /** RxBIN: always six digits, so every look-alike is a digit. */
@@ -150,6 +161,24 @@ function rxBin(raw: string): FormattedValue | null {
     .join('');
   if (!/^\d{6}$/.test(value)) return null;
   return { value, fit: 1, repairs };
+}
+
+/**
+ * Glyphs OCR swaps between a letter and a digit inside a code: S 5, O 0, I 1, B 8 (every
+ * mixed code read wrong on the tuning cards swapped one of these: "CD5859", "NDBOH", "KEO3A").
+ * Z 2 and G 6 print alike too but were never swapped there; counting them would put most
+ * right codes under "check this" (6 of 10 digits would be suspect).
+ */
+const LOOKALIKE = /[SOIB0158]/;
+
+/**
+ * Whether a mixed code has a look-alike glyph where letters and digits meet ("CD5859" may be
+ * CDS859, "FTA131" FTAI31): NCPDP lets an RxPCN or RxGRP be any letters and digits, so
+ * nothing but the print says which it is, and OCR reads it either way surely.
+ */
+export function ambiguousJoin(code: string): boolean {
+  const kind = (c: string) => (/\d/.test(c) ? 'digit' : /[A-Z]/.test(c) ? 'letter' : 'other');
+  return [...code].some((c, i) => LOOKALIKE.test(c) && [code[i - 1], code[i + 1]].some((n) => n !== undefined && kind(n) !== 'other' && kind(n) !== kind(c)));
 }
 
 /** The fit of a code changed by a repair its format cannot confirm: under "check this" whatever the OCR says. */
@@ -186,7 +215,7 @@ function rxCode(raw: string): FormattedValue | null {
     // A mixed code has no shape (NCPDP: up to 15 characters, assigned by the processor):
     // a look-alike changed in it ("CDS859" made "CD5859") is a guess for a person to check.
     const id = repairPrefixedId(text);
-    return { value: id.value, fit: (id.repairs > 0 ? GUESSED : 0.95) * short, repairs: id.repairs };
+    return { value: id.value, fit: (id.repairs > 0 ? GUESSED : ambiguousJoin(id.value) ? AMBIGUOUS_FIT : 1) * short, repairs: id.repairs };
   }
   return { value: chars.join(''), fit: short, repairs };
 }
@@ -203,7 +232,7 @@ const NAME_PARTICLE = /^(de|del|la|el|los|las|van|von|der|da|di|du|dos|das)$/i;
  */
 function memberName(raw: string): FormattedValue | null {
   let text = raw.replace(/[^\p{L}\p{N}\s,/.'-]/gu, ' ').replace(/\s+/g, ' ').trim();
-  let repairs = 0;
+  let repairs = lostGlyphs(raw);
   text = text.replace(/[0158]/g, (d) => (repairs++, TO_LETTER[d]));
   // Names are printed in capitals or title case: a lower-case word before them is what the
   // reading kept of a caption ("ame" of "Name"), not part of the name.

@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { asMbi, FIELD_FORMATS } from './field-formats';
+import { asMbi, FIELD_FORMATS, type FormattedValue } from './field-formats';
 import { isCaptionWord, isCardWord, PHONE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
@@ -25,6 +25,8 @@ interface Candidate {
   ocr: number;
   /** The label's segment, for the Rx-block rule. */
   label?: Segment;
+  /** Where the caption's own words were read: a value's place beside it says whether its start was lost. */
+  labelBox?: OcrBox;
 }
 
 interface LabelHit {
@@ -109,12 +111,29 @@ function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Se
   return segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
 }
 
+/**
+ * Below the intake's "check this" threshold: the most a value may be given without the
+ * evidence that makes one sure.
+ */
+export const UNSURE_AT_MOST = 0.79;
+
+/**
+ * Whether a value rests on what the standards print, so may be sure: a caption from the
+ * standard's list read as printed (not recovered from a misread), and a value of the field's
+ * standard shape read as printed (no look-alike repaired, nothing dropped). A value placed by
+ * position, of a loose shape or repaired may be right, but only a person can say so.
+ */
+function isEvidenced(source: Source, quality: number, formatted: FormattedValue): boolean {
+  return source !== 'unlabelled' && quality >= 1 && formatted.fit >= 1 && formatted.repairs === 0;
+}
+
 function candidate(field: LabelledField, raw: string, words: OcrWord[], source: Source, quality: number, segment: Segment, label?: LabelHit): Candidate | null {
   const formatted = FIELD_FORMATS[field](raw);
   if (!formatted) return null;
   const ocr = meanConfidence(words);
-  const confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
-  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment };
+  let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
+  if (!isEvidenced(source, quality, formatted)) confidence = Math.min(confidence, UNSURE_AT_MOST);
+  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined };
 }
 
 /**
@@ -157,6 +176,59 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
     }
   }
   return out;
+}
+
+/**
+ * Captions printed in a column with their values beside them: the values start together (a
+ * table) or the same small gap after their captions (inline). A value that starts further
+ * right than its neighbour rows say lost its start to glare or a faded glyph ("585700" read
+ * of H16585700, "1938" of V931938): what is left is well-formed and read clearly, so only its
+ * place tells. A neighbour row is any line starting in the caption column with print beside
+ * it, its caption known or not ("Benefit Plan  POS II"). Needs two neighbour rows that agree;
+ * without them nothing is said.
+ */
+function startLost(c: Candidate, labelled: readonly Candidate[], segments: readonly Segment[]): boolean {
+  const label = c.labelBox;
+  if (!label || c.box.x0 < label.x1 || verticalOverlap(c.box, label) < 0.5) return false;
+  const h = label.y1 - label.y0;
+  const sameRow = (a: OcrBox, b: OcrBox) => verticalOverlap(a, b) >= 0.5;
+  // Each neighbour row as (where its caption ends, where its value starts).
+  const rows: { captionEnd: number; valueStart: number; y: number }[] = [];
+  for (const s of segments) {
+    if (s.page !== c.segment.page || Math.abs(s.bbox.x0 - label.x0) >= h || sameRow(s.bbox, label)) continue;
+    if (rows.some((r) => Math.abs(r.y - s.bbox.y0) < 0.5 * h)) continue;
+    const known = labelled.find((o) => o.labelBox && o.segment.page === s.page && sameRow(o.labelBox, s.bbox) && Math.abs(o.labelBox.x0 - s.bbox.x0) < h && o.box.x0 >= o.labelBox.x1 && sameRow(o.box, o.labelBox));
+    if (known) {
+      rows.push({ captionEnd: known.labelBox!.x1, valueStart: known.box.x0, y: s.bbox.y0 });
+      continue;
+    }
+    const beside = segments
+      .filter((v) => v !== s && v.page === s.page && sameRow(v.bbox, s.bbox) && v.bbox.x0 >= s.bbox.x1 && v.bbox.x0 - s.bbox.x1 < 14 * h)
+      .sort((a, b) => a.bbox.x0 - b.bbox.x0)[0];
+    if (beside) rows.push({ captionEnd: s.bbox.x1, valueStart: beside.bbox.x0, y: s.bbox.y0 });
+  }
+  // Values lose their start, never gain one: the earliest place two rows agree on is where
+  // this one should start (a title line beside the column says nothing). A table lines its
+  // values up (starts agree), inline captions keep one gap (gaps agree): the closer agreement
+  // says which layout this is.
+  const earliest = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const at = sorted.find((x, i) => sorted[i + 1] !== undefined && sorted[i + 1] - x < h);
+    return at === undefined ? undefined : { at, tight: sorted.filter((x) => x >= at && x - at < 0.5 * h).length };
+  };
+  const gaps = rows.map((r) => r.valueStart - r.captionEnd);
+  const starts = rows.map((r) => r.valueStart);
+  // A value lined up with two rows, by its start or its gap, is in its place: a card may
+  // print an inline block and a table one under the other (name and id, then the Rx block).
+  const together = (xs: number[], x: number) => xs.filter((v) => Math.abs(v - x) < 0.5 * h).length >= 2;
+  if (together(starts, c.box.x0) || together(gaps, c.box.x0 - label.x1)) return false;
+  const gap = earliest(gaps);
+  const start = earliest(starts);
+  const late = 1.5 * h;
+  const lateByGap = gap !== undefined && c.box.x0 - label.x1 > gap.at + late;
+  const lateByStart = start !== undefined && c.box.x0 > start.at + late;
+  if (gap && start && gap.tight !== start.tight) return gap.tight > start.tight ? lateByGap : lateByStart;
+  return (gap !== undefined || start !== undefined) && (gap === undefined || lateByGap) && (start === undefined || lateByStart);
 }
 
 /**
@@ -351,7 +423,8 @@ function unlabelledMbi(segments: Segment[]): Candidate | null {
         // Letters in every place the standard allows them: a run of digits that happens to fit is not one.
         if (!mbi || mbi.repairs > 1 || (mbi.value.match(/[A-Z]/g) ?? []).length < 3) continue;
         const ocr = meanConfidence(used);
-        return { field: 'member_id', value: mbi.value, confidence: ocr * 0.9 * 0.97 ** mbi.repairs, segment, box: boxOf(used), ocr };
+        // CMS's shape without its caption: a lead, however specific the shape.
+        return { field: 'member_id', value: mbi.value, confidence: Math.min(UNSURE_AT_MOST, ocr * 0.9 * 0.97 ** mbi.repairs), segment, box: boxOf(used), ocr };
       }
     }
   }
@@ -502,6 +575,8 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     const current = best.get(c.field);
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
   }
+
+  for (const c of best.values()) if (startLost(c, candidates, segments)) c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
 
   rxBlockByPosition(segments, hits, best);
 

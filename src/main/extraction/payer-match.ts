@@ -25,6 +25,14 @@ export interface CardLine {
 
 const FILLER = PAYER_FILLER_WORDS;
 
+/** Filler words that say what kind of payer a name is, as one spelling each ("ins" is insurance). */
+const KIND_WORDS = new Map([
+  ['plan', 'plan'],
+  ['plans', 'plan'],
+  ['insurance', 'insurance'],
+  ['ins', 'insurance'],
+]);
+
 /** US state names' words: the region in a payer's name, which its cards often leave out. */
 const REGION_WORDS = new Set(Object.values(US_STATES).flatMap((state) => state.split(' ').filter((w) => !FILLER.has(w))));
 
@@ -33,6 +41,8 @@ const STATE_WORDS = new Set([...REGION_WORDS].filter((w) => !['new', 'north', 's
 
 interface NameDoc {
   entry: number;
+  /** The name as the directory writes it. */
+  name: string;
   /** Distinct meaningful words, in print order (the first is the brand). */
   words: string[];
   /** The name's letters run together: "UnitedHealthcare" and "United Healthcare" are one name. */
@@ -98,7 +108,7 @@ function matcherFor(entities: readonly ClearinghouseEntity[]): Matcher {
   entries.forEach((entry, i) => {
     [entry.name, ...entry.alternate_names].forEach((name, k) => {
       const { words, qualifier } = nameParts(name);
-      if (words.length > 0) docs.push({ entry: i, words, joined: words.join(''), primary: k === 0, qualifier });
+      if (words.length > 0) docs.push({ entry: i, name, words, joined: words.join(''), primary: k === 0, qualifier });
     });
     for (const id of [entry.payer_id, ...entry.alias_ids]) if (!byId.has(id.toUpperCase())) byId.set(id.toUpperCase(), i);
   });
@@ -155,6 +165,7 @@ function readAs(m: Matcher, word: string): { word: string; sure: number }[] {
 
 interface Scored {
   entry: number;
+  name: string;
   /** Share of the name's weight found on the card. */
   coverage: number;
   /** The weight found: a long distinctive name found whole says more than a short common one. */
@@ -249,7 +260,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
       total += weight;
       got += weight * (whole ? 1 : (found.get(w) ?? 0));
     }
-    if (total > 0) out.push({ entry: doc.entry, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)) });
+    if (total > 0) out.push({ entry: doc.entry, name: doc.name, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)) });
   }
   return out;
 }
@@ -334,8 +345,22 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
   const few = Math.max(5, m.entries.length * 0.03);
   // (A name found whole, brand and all, stands: "Aetna" is shared by many Aetna plans' names.)
   const ranked = [...best.values()].filter((s) => s.coverage >= 0.75 && (s.sharedBy <= few || (s.coverage >= 0.999 && s.words.some((w) => w.length >= 5)))).sort(compare);
-  const top = ranked[0];
+  let top = ranked[0];
   if (!top) return null;
+  // Names that differ only in the word saying what kind of payer it is ("WPS Health Plan",
+  // "WPS Health Insurance"), which the matcher sets aside as filler: that word, printed for
+  // one of them only, tells them apart; otherwise they are rivals.
+  const kinds = (s: Scored) => [...new Set(normalizePayerText(s.name).split(' ').filter((w) => KIND_WORDS.has(w)).map((w) => KIND_WORDS.get(w)!))].sort().join(' ');
+  const twins = ranked.filter((s) => s.entry !== top.entry && s.words.length === top.words.length && s.words.every((w) => top.words.includes(w)) && kinds(s) !== kinds(top));
+  let twinned = false;
+  if (twins.length > 0) {
+    // On the line the name was read from ("Plan" elsewhere on the card is another caption):
+    // the name whose kind words are the ones printed there, none for a name without one.
+    const printed = (s: Scored) => kinds({ ...s, name: s.printed ?? '' });
+    const told = [top, ...twins].filter((s) => kinds(s) === printed(s));
+    if (told.length === 1) top = told[0];
+    else twinned = true;
+  }
   // A rival that fits as well (another payer of the same brand and region) halves the certainty.
   // A payer whose name is only part of the top one's ("Molina Healthcare" beside "Molina
   // Healthcare of California") is less specific, not a rival.
@@ -353,7 +378,7 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
   // Words several payers' names share, and the region that would tell them apart left
   // out ("MEDICARE ADVANTAGE PPO" is in the names of many regional plans): a guess, like a rival.
   const regionGuessed = top.regionLeftOut && top.sharedBy > 1;
-  const score = top.coverage * (rival || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.5 : 1);
+  const score = top.coverage * (rival || twinned || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.5 : 1);
   return { top, score, best };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asMbi, FIELD_FORMATS, repairPrefixedId } from '@src/main/extraction/field-formats';
+import { ambiguousJoin, asMbi, FIELD_FORMATS, lostGlyphs, repairPrefixedId } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -128,5 +128,25 @@ describe('Medicare ids, phone numbers and template placeholders', () => {
 
   it('trusts a short id less: it may be the start of a longer one', () => {
     expect(FIELD_FORMATS.member_id('00000')!.fit).toBeLessThan(FIELD_FORMATS.member_id('0000099999')!.fit);
+  });
+});
+
+describe('what a format cannot confirm (issue 25: honest confidence)', () => {
+  it('NCPDP lets RxPCN and RxGRP be any letters and digits: a look-alike where letters and digits meet is ambiguous', () => {
+    // CDS859 and CD5859, FTAI31 and FTA131, RXO188 and RX0188 are all well-formed codes.
+    for (const code of ['CD5859', 'FTA131', 'RX0188', 'QR11Y', 'ASPROD1']) expect(ambiguousJoin(code)).toBe(true);
+    // No look-alike OCR swaps at the join (X|4, K|4, X|6, E|2), or one kind only: the reading is what was printed.
+    for (const code of ['RX4632', 'HNK462', 'RX6833', 'EWE273', '0418925', 'MEDDADV']) expect(ambiguousJoin(code)).toBe(false);
+    expect(FIELD_FORMATS.rx_group('CD5859')!.fit).toBeLessThan(1);
+    expect(FIELD_FORMATS.rx_group('RX4632')!.fit).toBe(1);
+  });
+
+  it('counts a mark OCR makes of an unreadable glyph touching a name or an id as a character lost', () => {
+    expect(lostGlyphs('TERESA X OBRIE!')).toBe(1);
+    expect(lostGlyphs('H927!257')).toBe(1);
+    expect(lostGlyphs("MARY O'BRIEN-SMITH")).toBe(0);
+    expect(lostGlyphs('SMITH, JOHN A.')).toBe(0);
+    expect(FIELD_FORMATS.member_name('TERESA X OBRIE!')).toMatchObject({ value: 'TERESA X OBRIE', repairs: 1 });
+    expect(FIELD_FORMATS.member_id('H927!257')).toMatchObject({ value: 'H927257', repairs: 1 });
   });
 });

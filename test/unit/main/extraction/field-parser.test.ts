@@ -335,3 +335,90 @@ describe('field parser', () => {
   });
 });
 
+
+describe('honest confidence: sure only on a caption of the standard\'s list and a value of the standard\'s shape (issue 25)', () => {
+  it('is sure of a value read as printed after a caption it knows, of the field\'s shape', () => {
+    const fields = parse(line(40, 150, 'Member Name: JOHN A SMITH'), line(40, 210, 'Member ID: W123456789'), line(620, 450, 'RxBIN: 610502'), line(620, 500, 'RxGRP: RX4632'));
+    for (const field of ['member_name', 'member_id', 'rx_bin', 'rx_group'] as const) expect(fields[field]!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('puts a value repaired from a look-alike (O→0, S→5, I→1) under "check this", however clearly read', () => {
+    const fields = parse(line(40, 210, 'Member ID: W12O456789'), line(620, 450, 'RxBIN: 61O5O2'));
+    expect(values(fields)).toMatchObject({ member_id: 'W120456789', rx_bin: '610502' });
+    expect(fields.member_id!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(fields.rx_bin!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('puts a value after a caption recovered from a misread, or of a loose shape, under "check this"', () => {
+    // "Membr ID": one letter from "Member ID", the caption is a reading, not what is printed.
+    expect(parse(line(40, 210, 'Membr ID: W123456789')).member_id).toMatchObject({ value: 'W123456789' });
+    expect(parse(line(40, 210, 'Membr ID: W123456789')).member_id!.confidence).toBeLessThan(REVIEW_BELOW);
+    // Digits and letters mixed past a prefix: no member-id shape the cards print.
+    expect(parse(line(40, 210, 'Member ID: 12345A678B')).member_id!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('takes a mark OCR made of a glyph it could not read for a character lost, not a character to drop', () => {
+    const lost = parse(line(40, 150, 'Member: TERESA X OBRIE!'));
+    expect(lost.member_name).toMatchObject({ value: 'TERESA X OBRIE' });
+    expect(lost.member_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(40, 150, 'Member: TERESA X OBRIEN')).member_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(parse(line(40, 150, "Member: TERESA X O'BRIEN")).member_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('is unsure of a value that starts later than its column\'s other values: its start was lost (a table)', () => {
+    const card = (idAt: number) =>
+      parse(
+        line(40, 150, 'Member'),
+        line(400, 150, 'ROBERT G ANDERSON'),
+        line(40, 200, 'Member #'),
+        line(idAt, 200, '585700'),
+        line(40, 250, 'Group #'),
+        line(400, 250, '245671-128'),
+        line(40, 300, 'Plan'),
+        line(400, 300, 'Choice POS II'),
+      );
+    expect(card(470).member_id).toMatchObject({ value: '585700' });
+    expect(card(470).member_id!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(card(400).member_id!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('is unsure of a value far from its caption where the others follow theirs closely: text between was lost', () => {
+    const card = (groupAt: number) =>
+      parse(line(40, 150, 'Member Name: OLIVIA Q CHEN'), line(40, 200, 'Subscriber ID: M2613437A'), line(40, 250, 'Group'), line(groupAt, 250, '1938'), line(40, 300, 'Product: Premier PPO'));
+    expect(card(300).group_number).toMatchObject({ value: '1938' });
+    expect(card(300).group_number!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(card(122).group_number!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('offers an MBI found by CMS\'s shape alone, without its caption, as a lead', () => {
+    const fields = parse(line(40, 40, 'MEDICARE', 40), line(40, 200, '1EG4-TE5-MK73', 30));
+    expect(fields.member_id).toMatchObject({ value: '1EG4TE5MK73' });
+    expect(fields.member_id!.confidence).toBeLessThan(REVIEW_BELOW);
+    const captioned = parse(line(40, 40, 'MEDICARE', 40), line(40, 150, 'Medicare Number'), line(40, 200, '1EG4-TE5-MK73', 30));
+    expect(captioned.member_id!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('is unsure of a mixed Rx code with a look-alike where letters and digits meet (NCPDP gives it no shape)', () => {
+    const fields = parse(line(620, 450, 'RxPCN: FTA131'), line(620, 500, 'RxGRP: CD5859'));
+    expect(values(fields)).toMatchObject({ rx_pcn: 'FTA131', rx_group: 'CD5859' });
+    expect(fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+});
+
+describe('a value in its place is not taken for one that lost its start', () => {
+  it('keeps sure a value lined up with two rows below it, under an inline block (name and id, then the Rx table)', () => {
+    const fields = parse(
+      line(40, 150, 'Name: Luis Wilson'),
+      line(40, 200, 'RxID: 1728532574'),
+      line(40, 250, 'RxBIN:'),
+      line(300, 250, '003585'),
+      line(40, 300, 'Rx PCN:'),
+      line(300, 300, 'ASPRXD'),
+      line(40, 350, 'RXGRP:'),
+      line(300, 350, '7711309'),
+    );
+    expect(values(fields)).toMatchObject({ rx_bin: '003585', rx_pcn: 'ASPRXD', rx_group: '7711309' });
+    for (const field of ['rx_bin', 'rx_pcn', 'rx_group'] as const) expect(fields[field]!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+});

@@ -165,3 +165,28 @@ describe('a name printed without what the directory adds in parentheses', () => 
     expect(matchPayerLines(lines('Cigna'), entities)?.entity.name).toBe('Cigna');
   });
 });
+
+describe('payers whose names differ only in the word for their kind (issue 25)', () => {
+  const directory = directoryEntities();
+  const lines = (...texts: string[]) => matchPayerLines(texts.map((text, i) => ({ text, confidence: 0.95, header: i < 2 })), directory);
+
+  it('takes the one whose kind word ("Insurance", "Plan") the card prints', () => {
+    // The directory holds "WPS Health Plan" and "WPS Health Insurance": Plan and Insurance
+    // are filler to the matcher, so the names read alike without them.
+    expect(lines('WPS HEALTH INSURANCE', 'Member MARIA OKAFOR')?.entity.name).toBe('WPS Health Insurance');
+    expect(lines('WPS HEALTH PLAN', 'Member MARIA OKAFOR')?.entity.name).toBe('WPS Health Plan');
+    // On the name's own line: a "Plan" caption lower on the card says nothing of the name.
+    expect(lines('WPS HEALTH INSURANCE', 'Member MARIA OKAFOR', 'Plan Silver 70 HMO')?.entity.name).toBe('WPS Health Insurance');
+  });
+
+  it('takes the name without a kind word when the card prints none ("Aetna Senior Supplemental", not "…Supplemental Insurance")', () => {
+    const match = lines('Aetna Senior Supplemental', 'Member DAVID FITZGERALD');
+    expect(match?.entity.name).toBe('Aetna Senior Supplemental');
+    expect(match!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('is unsure when the card prints neither kind word', () => {
+    const match = lines('WPS HEALTH', 'Member MARIA OKAFOR');
+    expect(match?.score ?? 0).toBeLessThan(REVIEW_BELOW);
+  });
+});
