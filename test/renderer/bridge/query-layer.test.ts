@@ -211,6 +211,29 @@ describe('bridge events refresh the reads they touch', () => {
     expect(desk.reads('desk.today')).toBe(1);
   });
 
+  it('while the host answers one catch-up, the next changes wait for it and then a gathering delay: catch-ups never queue up', async () => {
+    const { desk, client, timers } = setUp();
+    desk.answers.set('desk.today', async () => ({ ok: true, value: { data: [], as_of: at('10:00') } }));
+    show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(1));
+    await settle();
+    const pending: ((value: BridgeResult<unknown>) => void)[] = [];
+    desk.answers.set('desk.todayChanges', () => new Promise((resolve) => pending.push(resolve)));
+    desk.emit('records.changed', { collection: 'patients', id: 'pat_1' });
+    timers.fire();
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+
+    desk.emit('records.changed', { collection: 'patients', id: 'pat_2' });
+    await settle();
+    expect(timers.pending()).toBe(0);
+    pending[0]({ ok: true, value: { data: [], patient_ids: ['pat_1'], as_of: at('10:01') } });
+    await settle();
+    expect(timers.pending()).toBe(1);
+    expect(desk.reads('desk.todayChanges')).toBe(1);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.todayChanges')).toBe(2));
+  });
+
   it('reads Today whole when the changes are too many to name (a practice\'s first pull)', async () => {
     const { desk, client, timers } = setUp();
     desk.answers.set('desk.today', async () => ({ ok: true, value: { data: [], as_of: at('10:00') } }));

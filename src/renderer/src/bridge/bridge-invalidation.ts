@@ -1,7 +1,7 @@
 import type { Query, QueryClient } from '@tanstack/react-query';
 import type { BridgeApi, BridgeEvent, BridgeEventPayload, BridgeInput, BridgeMethod } from '../../../shared/bridge/contract';
 import type { DeskPatientDetail, SyncStatus } from '../../../shared/bridge/desk-contract';
-import { followToday, type TodayChangesWanted } from '../today/follow-today';
+import { catchingUp, followToday, type TodayChangesWanted } from '../today/follow-today';
 import { bridgeQueries, refreshQuery, setBridgeData } from './query-client';
 
 /** The collections shown on Today and on a patient's screens. */
@@ -158,7 +158,11 @@ export function watchBridgeEvents(bridge: BridgeApi, client: QueryClient, timers
     const startDelay = () => {
       if (gathered.get(refresh) === entry) entry.handle = timers.setTimeout(refreshAll, refresh.delayMs);
     };
-    const reading = touched.flatMap((query) => (query.state.fetchStatus === 'fetching' && query.promise ? [query.promise] : []));
+    const reading = touched.flatMap((query) => {
+      const read = query.state.fetchStatus === 'fetching' && query.promise ? [query.promise] : [];
+      const following = refresh.follow ? catchingUp(query) : undefined;
+      return following ? [...read, following] : read;
+    });
     if (reading.length === 0) startDelay();
     else void Promise.allSettled(reading).then(startDelay);
   };

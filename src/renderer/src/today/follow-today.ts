@@ -58,10 +58,21 @@ const following = new WeakMap<Query, Promise<void>>();
  */
 export function followToday(bridge: BridgeApi, client: QueryClient, query: Query, wanted: TodayChangesWanted): void {
   const previous = following.get(query) ?? Promise.resolve();
-  const next = previous
+  const next: Promise<void> = previous
     .then(() => catchUp(bridge, client, query, wanted))
-    .catch(() => refreshQuery(client, query));
+    .catch(() => refreshQuery(client, query))
+    .finally(() => {
+      if (following.get(query) === next) following.delete(query);
+    });
   following.set(query, next);
+}
+
+/**
+ * The catch-up on its way for this list, if any: the next gathering delay starts once it has
+ * answered, as it does after a full read, so catch-ups never queue up behind a busy host.
+ */
+export function catchingUp(query: Query): Promise<void> | undefined {
+  return following.get(query);
 }
 
 async function catchUp(bridge: BridgeApi, client: QueryClient, query: Query, wanted: TodayChangesWanted): Promise<void> {
