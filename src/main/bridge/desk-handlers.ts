@@ -1,14 +1,23 @@
 import { correctPatient, type CorrectPatientDeps } from '../desk/correct-patient';
 import { findPatients } from '../desk/find-patients';
 import { patientDetail } from '../desk/patient-detail';
-import { todayRows } from '../desk/today';
+import { todayChanges, todayRows } from '../desk/today';
+import type { Clock } from '../support/clock';
 import type { RecordStoreDeps } from '../records/record-store';
 import type { HandlersFor } from './handlers';
 
 /** The front desk's read models: Today, patient search, one patient's history. */
-export function deskHandlers(deps: RecordStoreDeps): HandlersFor<'desk.today' | 'desk.findPatients' | 'desk.patient'> {
+export function deskHandlers(deps: RecordStoreDeps & { clock: Clock }): HandlersFor<'desk.today' | 'desk.todayChanges' | 'desk.findPatients' | 'desk.patient'> {
   return {
-    'desk.today': async (input) => ({ data: todayRows(deps.db, input) }),
+    // The clock before the read: an outbox entry moved after it has updated_at at or after it.
+    'desk.today': async (input) => {
+      const asOf = deps.clock.now().toISOString();
+      return { data: todayRows(deps.db, input), as_of: asOf };
+    },
+    'desk.todayChanges': async (input) => {
+      const asOf = deps.clock.now().toISOString();
+      return todayChanges(deps.db, input, asOf);
+    },
     'desk.findPatients': async (input) => ({ data: findPatients(deps.db, input) }),
     'desk.patient': async (input) => patientDetail(deps, input),
   };

@@ -2,7 +2,7 @@ import type { Db } from '../db/open-database';
 import { CURRENT_CARD_ORDER } from '../records/current-card';
 import { preparedOnce } from '../records/statements';
 import { eligibilityBadge } from '../../shared/bridge/desk-eligibility';
-import type { DeskPatientRow } from '../../shared/bridge/desk-contract';
+import { compareDeskRows, type DeskPatientRow } from '../../shared/bridge/desk-contract';
 import type { Status, SyncState } from '../../shared/contract';
 
 /**
@@ -143,7 +143,5 @@ export function shapeDeskRows(db: Db, patients: readonly ActivePatientRow[]): De
     }
     return row;
   });
-  // Ties (a batch from the scanner in one millisecond) go newest id first: ids are ULIDs.
-  const newestFirst = (a: string, b: string) => (a < b ? 1 : a > b ? -1 : 0);
-  return rows.sort((a, b) => newestFirst(a.last_activity_at, b.last_activity_at) || newestFirst(a.patient_id, b.patient_id));
+  return rows.sort(compareDeskRows);
 }

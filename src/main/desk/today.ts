@@ -1,7 +1,7 @@
 import type { Db } from '../db/open-database';
 import { preparedOnce } from '../records/statements';
-import type { DeskPatientRow } from '../../shared/bridge/desk-contract';
-import { shapeDeskRows, type ActivePatientRow } from './patient-rows';
+import type { DeskPatientRow, DeskTodayChanges } from '../../shared/bridge/desk-contract';
+import { deskPatientRows, shapeDeskRows, type ActivePatientRow } from './patient-rows';
 
 /**
  * Today's patients: everyone registered, carded, checked or discovered since the start of
@@ -27,4 +27,37 @@ export function todayRows(db: Db, input: { since: string }): DeskPatientRow[] {
     ),
   );
   return shapeDeskRows(db, statement.all({ since: input.since }));
+}
+
+/**
+ * The patients these records belong to (a patient, a card, a check or a discovery: other ids
+ * match nothing), and, with `outbox_since`, those with an outbox entry that moved since then:
+ * every write to the outbox sets `updated_at`, and a row's sync marker is read from there.
+ */
+function changedPatients(db: Db, input: { record_ids: readonly string[]; outbox_since?: string }): string[] {
+  const statement = preparedOnce(db, 'desk:today-changed-patients', () =>
+    db.$client.prepare<[{ ids: string; outbox_since: string | null }], { patient_id: string }>(
+      `WITH changed(id) AS (
+         SELECT value FROM json_each(@ids)
+         UNION SELECT record_id FROM outbox WHERE @outbox_since IS NOT NULL AND updated_at >= @outbox_since
+       )
+       SELECT id AS patient_id FROM patients WHERE id IN changed
+       UNION SELECT patient_id FROM insurance_cards WHERE id IN changed
+       UNION SELECT c.patient_id FROM electronic_eligibility_checks k JOIN insurance_cards c ON c.id = k.insurance_card_id WHERE k.id IN changed
+       UNION SELECT c.patient_id FROM electronic_eligibility_discoveries d JOIN insurance_cards c ON c.id = d.insurance_card_id WHERE d.id IN changed`,
+    ),
+  );
+  return statement.all({ ids: JSON.stringify(input.record_ids), outbox_since: input.outbox_since ?? null }).map((row) => row.patient_id);
+}
+
+/**
+ * Today's rows for what changed (issue 31): a batch answering 800 checks moves 800 rows of a
+ * list that may hold 50,000, and each re-read whole was 14 MB. A patient is on Today exactly
+ * when their newest activity is at or after `since` (each activity `todayRows` counts is also
+ * one of `deskPatientRows`' activities), so the rows are the same as a full read would give.
+ */
+export function todayChanges(db: Db, input: { since: string; record_ids: readonly string[]; outbox_since?: string }, now: string): DeskTodayChanges {
+  const patientIds = changedPatients(db, input);
+  const data = deskPatientRows(db, patientIds).filter((row) => row.last_activity_at >= input.since);
+  return { data, patient_ids: patientIds, as_of: now };
 }

@@ -433,7 +433,7 @@ export function createHost(options: HostOptions): Host {
     inboxHandlers({ db }),
     localApiHandlers({ localApi, integrations }),
     extractionHandlers({ service, engine: extraction, digitalCard }),
-    deskHandlers({ db, photoUrl }),
+    deskHandlers({ db, clock, photoUrl }),
     patientCorrectionHandlers({ db, clock, ids, audit, photoUrl, onChange: (change) => events.emit('records.changed', change) }),
     auditHandlers({ audit, db, clock }),
     lockHandlers({ lock }),

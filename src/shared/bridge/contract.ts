@@ -27,6 +27,9 @@ import {
   PatientCorrected,
   PatientCorrection,
   DeskPatientRows,
+  DeskToday,
+  DeskTodayChanges,
+  DeskTodayChangesInput,
   ConnectionTest,
   DeskSettings,
   DeskSettingsSaved,
@@ -173,7 +176,9 @@ export const BRIDGE_METHODS = {
 
   // Front-desk read models (not /v1): Today's list, patient search, one patient's history.
   // `since` is the start of the desk's local day, which only the renderer knows.
-  'desk.today': { input: z.strictObject({ since: Timestamp }), output: DeskPatientRows },
+  'desk.today': { input: z.strictObject({ since: Timestamp }), output: DeskToday },
+  /** Today's rows for the records that changed (issue 31): the list patched, not read again. */
+  'desk.todayChanges': { input: DeskTodayChangesInput, output: DeskTodayChanges },
   'desk.findPatients': {
     input: z.strictObject({ query: z.string().trim().min(1).max(100), limit: z.number().int().min(1).max(50).default(20) }),
     output: DeskPatientRows,

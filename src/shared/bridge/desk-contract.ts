@@ -50,6 +50,42 @@ export type DeskPatientRow = z.infer<typeof DeskPatientRow>;
 
 export const DeskPatientRows = z.object({ data: z.array(DeskPatientRow) });
 
+/**
+ * Today's list, newest activity first. `as_of` is the host's clock when it was read: the desk
+ * asks `desk.todayChanges` for what sync moved since then instead of reading the list again.
+ */
+export const DeskToday = DeskPatientRows.extend({ as_of: Timestamp });
+export type DeskToday = z.infer<typeof DeskToday>;
+
+/**
+ * What changed on Today (issue 31): the rows of the patients these records belong to, and of
+ * those whose sync moved since `outbox_since`. The desk patches its list with them instead of
+ * reading 10,000 rows again for each change.
+ */
+/** More changed records than this at once (a practice's first pull): Today is read again whole. */
+export const TODAY_CHANGES_MAX_IDS = 5000;
+export const DeskTodayChangesInput = z.strictObject({
+  since: Timestamp,
+  /** Records named by `records.changed` (patients, cards, checks, discoveries; others match nothing). */
+  record_ids: z.array(Id).max(TODAY_CHANGES_MAX_IDS),
+  /** The last answer's `as_of`: also the patients whose outbox entries moved since (their sync marker). */
+  outbox_since: Timestamp.optional(),
+});
+export const DeskTodayChanges = z.object({
+  /** Their rows now, for those on Today since `since`, newest activity first. */
+  data: z.array(DeskPatientRow),
+  /** Every patient the changes were about: one not in `data` is no longer on Today. */
+  patient_ids: z.array(Id),
+  as_of: Timestamp,
+});
+export type DeskTodayChanges = z.infer<typeof DeskTodayChanges>;
+
+/** Today's order, and search's: newest activity first; ties (a scanner's batch in one millisecond) newest id first, ids being ULIDs. */
+export function compareDeskRows(a: Pick<DeskPatientRow, 'last_activity_at' | 'patient_id'>, b: Pick<DeskPatientRow, 'last_activity_at' | 'patient_id'>): number {
+  const newestFirst = (x: string, y: string) => (x < y ? 1 : x > y ? -1 : 0);
+  return newestFirst(a.last_activity_at, b.last_activity_at) || newestFirst(a.patient_id, b.patient_id);
+}
+
 /** Everything about one patient the Eligibility and Discovery screens need, newest first. */
 export const DeskPatientDetail = z.object({
   patient: Patient,

@@ -42,6 +42,7 @@ export const METHOD_ROLES: Record<BridgeMethod, MethodRole> = {
   'providers.list': 'front_desk',
   'clearinghouseEntities.list': 'front_desk',
   'desk.today': 'front_desk',
+  'desk.todayChanges': 'front_desk',
   'desk.findPatients': 'front_desk',
   'desk.patient': 'front_desk',
   // The sync line and its list are on every screen; retrying and discarding are the day's work.

@@ -1,7 +1,7 @@
 import { focusManager, onlineManager, QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildBridgeApi, type BridgeEvent, type BridgeMethod, type BridgeResult } from '@src/shared/bridge/contract';
-import type { DeskPatientDetail, SyncStatus } from '@src/shared/bridge/desk-contract';
+import { TODAY_CHANGES_MAX_IDS, type DeskPatientDetail, type DeskPatientRow, type SyncStatus } from '@src/shared/bridge/desk-contract';
 import { watchBridgeEvents, type Timers } from '@src/renderer/src/bridge/bridge-invalidation';
 import { asBridgeError, bridgeKey, bridgeQueryOptions, createBridgeQueryClient, refreshQuery } from '@src/renderer/src/bridge/query-client';
 
@@ -30,6 +30,7 @@ function testBridge() {
     bridge,
     answers,
     reads: (method: BridgeMethod) => calls.filter((c) => c.method === method).length,
+    inputs: (method: BridgeMethod) => calls.filter((c) => c.method === method).map((c) => c.input),
     emit: (event: BridgeEvent, payload: unknown) => listeners.get(event)?.forEach((listener) => listener(payload)),
     listening: () => [...listeners.values()].reduce((n, set) => n + set.size, 0),
   };
@@ -76,6 +77,13 @@ const STATUS: SyncStatus = {
   storage: 'ok',
 };
 
+/** A time on 2026-11-23 (UTC). */
+const at = (hhmm: string) => `2026-11-23T${hhmm}:00.000Z`;
+/** One of Today's rows, its newest activity at `hhmm`. */
+function row(id: string, hhmm: string): DeskPatientRow {
+  return { patient_id: id, first_name: id, last_name: 'Row', date_of_birth: '1980-01-01', eligibility: 'pending', last_activity_at: at(hhmm), sync_state: 'queued' };
+}
+
 const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
 let cleanup: (() => void)[] = [];
 afterEach(() => {
@@ -102,21 +110,63 @@ function setUp() {
 }
 
 describe('bridge events refresh the reads they touch', () => {
-  it('reads Today once more for a burst of desk changes, after the gathering delay', async () => {
+  it('follows Today row by row: a burst of desk changes asks the host for those records\' rows once, never for Today whole (issue 31)', async () => {
     const { desk, client, timers } = setUp();
-    show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
+    const since = '2026-11-23T00:00:00.000Z';
+    const [ada, alan, grace] = [row('pat_A', '10:00'), row('pat_B', '09:00'), row('pat_C', '08:00')];
+    desk.answers.set('desk.today', async () => ({ ok: true, value: { data: [ada, alan, grace], as_of: at('10:01') } }));
+    show(client, desk, 'desk.today', { since } as never);
     await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(1));
-
-    for (let i = 0; i < 100; i++) desk.emit('records.changed', { collection: 'patients', id: `pat_${i}` });
     await settle();
-    expect(desk.reads('desk.today')).toBe(1);
+    const first = client.getQueryData(bridgeKey('desk.today', { since })) as { data: unknown[] };
+    // Alan's check answered: his row comes back with the answer and moves to the top.
+    const answered = { ...alan, eligibility: 'active', last_activity_at: at('10:02') };
+    desk.answers.set('desk.todayChanges', async () => ({ ok: true, value: { data: [answered], patient_ids: ['pat_B'], as_of: at('10:03') } }));
+
+    for (let i = 0; i < 100; i++) desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: `eec_${i % 10}` });
+    await settle();
     expect(timers.pending()).toBe(1);
     timers.fire();
-    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(2));
+    await vi.waitFor(() => expect(desk.reads('desk.todayChanges')).toBe(1));
+    await settle();
+    expect(desk.reads('desk.today')).toBe(1);
+    expect(desk.inputs('desk.todayChanges')).toEqual([{ since, record_ids: Array.from({ length: 10 }, (_, i) => `eec_${i}`) }]);
+    const shown = client.getQueryData(bridgeKey('desk.today', { since })) as { data: unknown[]; as_of: string };
+    expect(shown.data).toEqual([answered, ada, grace]);
+    // Rows that did not change are the same objects: nothing renders them again.
+    expect(shown.data[1]).toBe(first.data[0]);
+    expect(shown.data[2]).toBe(first.data[2]);
+    // Only a records.changed read: what sync moved since the last full answer is still to ask.
+    expect(shown.as_of).toBe(at('10:01'));
 
     // Not a desk record: nothing on Today can have changed.
     desk.emit('records.changed', { collection: 'extractions', id: 'ext_1' });
     expect(timers.pending()).toBe(0);
+  });
+
+  it('asks for the rows whose sync moved since the last answer when the sync status moves, and goes on from the new answer', async () => {
+    const { desk, client, timers } = setUp();
+    const since = '2026-11-23T00:00:00.000Z';
+    const ada = row('pat_A', '10:00');
+    desk.answers.set('desk.today', async () => ({ ok: true, value: { data: [ada], as_of: at('10:01') } }));
+    show(client, desk, 'desk.today', { since } as never);
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(1));
+    await settle();
+    desk.answers.set('desk.todayChanges', async () => ({ ok: true, value: { data: [{ ...ada, sync_state: 'synced' }], patient_ids: ['pat_A'], as_of: at('10:05') } }));
+
+    desk.emit('sync.status', STATUS);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.todayChanges')).toBe(1));
+    await settle();
+    desk.emit('sync.status', STATUS);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.todayChanges')).toBe(2));
+    expect(desk.inputs('desk.todayChanges')).toEqual([
+      { since, record_ids: [], outbox_since: at('10:01') },
+      { since, record_ids: [], outbox_since: at('10:05') },
+    ]);
+    expect(desk.reads('desk.today')).toBe(1);
+    expect(client.getQueryData(bridgeKey('desk.today', { since }))).toMatchObject({ data: [{ patient_id: 'pat_A', sync_state: 'synced' }] });
   });
 
   it('reads everything shown again when the host restarts on other data (a damaged file set aside, a backup restored)', async () => {
@@ -138,33 +188,62 @@ describe('bridge events refresh the reads they touch', () => {
     expect(desk.reads('settings.get')).toBe(1);
   });
 
-  it('during a batch, reads Today again only a gathering delay after its last read answered, never back to back', async () => {
+  it('changes made while Today is first read are asked for once that read has answered and a gathering delay passed, in one request', async () => {
     const { desk, client, timers } = setUp();
     const pending: ((value: BridgeResult<unknown>) => void)[] = [];
     desk.answers.set('desk.today', () => new Promise((resolve) => pending.push(resolve)));
     show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
     await vi.waitFor(() => expect(pending).toHaveLength(1));
-    pending[0]({ ok: true, value: { data: [] } });
-    await settle();
 
-    desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: 'eec_0' });
-    timers.fire();
-    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(2));
-    // The batch goes on while Today's second read is on the host: 100 checks answered.
+    // The batch goes on while Today's first read is on the host: 100 checks answered.
     for (let i = 1; i <= 100; i++) desk.emit('records.changed', { collection: 'electronic_eligibility_checks', id: `eec_${i}` });
     await settle();
     expect(timers.pending()).toBe(0);
 
-    pending[1]({ ok: true, value: { data: [] } });
+    pending[0]({ ok: true, value: { data: [], as_of: at('10:00') } });
     await settle();
-    // The host gets the gathering delay to itself before Today is read once for all 100.
-    expect(desk.reads('desk.today')).toBe(2);
+    // The host gets the gathering delay to itself before the 100 are asked for together.
+    expect(desk.reads('desk.todayChanges')).toBe(0);
     expect(timers.pending()).toBe(1);
     timers.fire();
-    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(3));
-    pending[2]({ ok: true, value: { data: [] } });
+    await vi.waitFor(() => expect(desk.reads('desk.todayChanges')).toBe(1));
+    expect((desk.inputs('desk.todayChanges')[0] as { record_ids: string[] }).record_ids).toHaveLength(100);
+    expect(desk.reads('desk.today')).toBe(1);
+  });
+
+  it('while the host answers one catch-up, the next changes wait for it and then a gathering delay: catch-ups never queue up', async () => {
+    const { desk, client, timers } = setUp();
+    desk.answers.set('desk.today', async () => ({ ok: true, value: { data: [], as_of: at('10:00') } }));
+    show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(1));
     await settle();
-    expect(desk.reads('desk.today')).toBe(3);
+    const pending: ((value: BridgeResult<unknown>) => void)[] = [];
+    desk.answers.set('desk.todayChanges', () => new Promise((resolve) => pending.push(resolve)));
+    desk.emit('records.changed', { collection: 'patients', id: 'pat_1' });
+    timers.fire();
+    await vi.waitFor(() => expect(pending).toHaveLength(1));
+
+    desk.emit('records.changed', { collection: 'patients', id: 'pat_2' });
+    await settle();
+    expect(timers.pending()).toBe(0);
+    pending[0]({ ok: true, value: { data: [], patient_ids: ['pat_1'], as_of: at('10:01') } });
+    await settle();
+    expect(timers.pending()).toBe(1);
+    expect(desk.reads('desk.todayChanges')).toBe(1);
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.todayChanges')).toBe(2));
+  });
+
+  it('reads Today whole when the changes are too many to name (a practice\'s first pull)', async () => {
+    const { desk, client, timers } = setUp();
+    desk.answers.set('desk.today', async () => ({ ok: true, value: { data: [], as_of: at('10:00') } }));
+    show(client, desk, 'desk.today', { since: '2026-11-23T00:00:00.000Z' } as never);
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(1));
+    await settle();
+    for (let i = 0; i <= TODAY_CHANGES_MAX_IDS; i++) desk.emit('records.changed', { collection: 'patients', id: `pat_${i}` });
+    timers.fire();
+    await vi.waitFor(() => expect(desk.reads('desk.today')).toBe(2));
+    expect(desk.reads('desk.todayChanges')).toBe(0);
   });
 
   it("reads a patient's detail again only when something of theirs may have changed", async () => {
@@ -265,6 +344,31 @@ describe('bridge events refresh the reads they touch', () => {
 });
 
 describe('reads', () => {
+  it('keep every row that did not change the same object when a row moves (a check answered: its worklist row changes group), so no memoised row renders again (issue 31)', async () => {
+    const { desk, client } = setUp();
+    const line = (i: number, group: string) => ({ appointment: { id: `apt_${i}`, time: `09:${String(i % 60).padStart(2, '0')}` }, status: group === 'ready' ? 'eligible' : 'checking', group, detail: `row ${i}` });
+    const before = Array.from({ length: 1000 }, (_, i) => line(i, 'waiting'));
+    // Rows go by group, then time: the answered row leaves the middle for the top.
+    const after = [line(500, 'ready'), ...before.filter((_, i) => i !== 500).map((row) => structuredClone(row))];
+    let answer = before;
+    desk.answers.set('appointments.worklist', async () => ({ ok: true, value: { date: '2026-11-24', rows: structuredClone(answer) } }));
+    const { observer } = show(client, desk, 'appointments.worklist', { date: '2026-11-24' } as never);
+    await vi.waitFor(() => expect(observer.getCurrentResult().status).toBe('success'));
+    const first = (observer.getCurrentResult().data as { rows: object[] }).rows;
+
+    answer = after;
+    await observer.refetch();
+    const second = (observer.getCurrentResult().data as { rows: object[] }).rows;
+    expect(second.map((row) => (row as { appointment: { id: string } }).appointment.id)).toEqual(after.map((row) => row.appointment.id));
+    const renderedAgain = second.filter((row) => !first.includes(row));
+    expect(renderedAgain).toHaveLength(1);
+    expect(renderedAgain[0]).toMatchObject({ appointment: { id: 'apt_500' }, group: 'ready' });
+
+    // Nothing changed at all: the answer is the one shown, and nothing renders.
+    await observer.refetch();
+    expect((observer.getCurrentResult().data as { rows: object[] }).rows).toBe(second);
+  });
+
   it('turn a refresh asked for during a read into exactly one more read when it answers', async () => {
     const { desk, client } = setUp();
     const pending: ((value: BridgeResult<unknown>) => void)[] = [];

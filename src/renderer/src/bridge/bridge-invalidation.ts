@@ -1,6 +1,7 @@
 import type { Query, QueryClient } from '@tanstack/react-query';
 import type { BridgeApi, BridgeEvent, BridgeEventPayload, BridgeInput, BridgeMethod } from '../../../shared/bridge/contract';
 import type { DeskPatientDetail, SyncStatus } from '../../../shared/bridge/desk-contract';
+import { catchingUp, followToday, type TodayChangesWanted } from '../today/follow-today';
 import { bridgeQueries, refreshQuery, setBridgeData } from './query-client';
 
 /** The collections shown on Today and on a patient's screens. */
@@ -28,6 +29,11 @@ interface Refresh<E extends BridgeEvent> {
    * delay there is a wait the person at the window sees, and one record moving is no storm.
    */
   urgent?(payload: BridgeEventPayload<E>, query: Query): boolean;
+  /**
+   * Instead of reading the query again: what the event says changed, gathered over the delay
+   * and handed to `followToday`, which patches Today with those rows only.
+   */
+  follow?(payload: BridgeEventPayload<E>): Partial<{ id: string; outbox: true }>;
 }
 type AnyRefresh = { [E in BridgeEvent]: Refresh<E> }[BridgeEvent];
 
@@ -81,10 +87,11 @@ function movedOn(status: SyncStatus, previous: SyncStatus | undefined): boolean 
 
 /** Which host events refresh which reads. */
 export const EVENT_REFRESHES: readonly AnyRefresh[] = [
-  { event: 'records.changed', method: 'desk.today', delayMs: 250, touches: (change) => DESK_COLLECTIONS.includes(change.collection) },
+  // Today follows changes row by row (issue 31): the records named, then what sync moved.
+  { event: 'records.changed', method: 'desk.today', delayMs: 250, touches: (change) => DESK_COLLECTIONS.includes(change.collection), follow: (change) => ({ id: change.id }) },
   // A record synced or failed changes a row's marker without changing the record; the sync
   // worker reports often while it works, so these are gathered up longer.
-  { event: 'sync.status', method: 'desk.today', delayMs: 1000 },
+  { event: 'sync.status', method: 'desk.today', delayMs: 1000, follow: () => ({ outbox: true }) },
   { event: 'records.changed', method: 'desk.patient', delayMs: 150, touches: mayBeTheirs, urgent: awaitedAnswer },
   { event: 'sync.status', method: 'desk.patient', delayMs: 500, touches: (status, query, previous) => movedOn(status, previous) && travelling(query) },
   // A SMART Health Link that completed: its fields are offered on the patient's screen.
@@ -118,8 +125,9 @@ const GLOBAL_TIMERS: Timers = {
  * Listens to the host's events and refreshes the queries they touch (EVENT_REFRESHES); the
  * sync status an event carries becomes the `sync.status` query's data. Returns the unsubscribe.
  */
-export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryClient, timers: Timers = GLOBAL_TIMERS): () => void {
-  const gathered = new Map<AnyRefresh, { handle: unknown; queries: Set<Query> }>();
+export function watchBridgeEvents(bridge: BridgeApi, client: QueryClient, timers: Timers = GLOBAL_TIMERS): () => void {
+  type Gathered = { handle: unknown; queries: Set<Query>; wanted: TodayChangesWanted };
+  const gathered = new Map<AnyRefresh, Gathered>();
   const lastPayload = new Map<BridgeEvent, unknown>();
 
   /**
@@ -128,23 +136,33 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
    * read once. Otherwise a batch keeps the host reading Today back to back (the next refresh is
    * due before the last one answers) and the screens' frames wait behind it.
    */
-  const gather = (refresh: AnyRefresh, touched: Query[]) => {
+  const gather = (refresh: AnyRefresh, touched: Query[], followed: Partial<{ id: string; outbox: true }> | undefined) => {
     if (touched.length === 0) return;
     const open = gathered.get(refresh);
+    const note = (entry: Gathered) => {
+      if (followed?.id !== undefined) entry.wanted.ids.add(followed.id);
+      if (followed?.outbox) entry.wanted.outbox = true;
+    };
     if (open) {
       touched.forEach((query) => open.queries.add(query));
+      note(open);
       return;
     }
-    const entry: { handle: unknown; queries: Set<Query> } = { handle: undefined, queries: new Set(touched) };
+    const entry: Gathered = { handle: undefined, queries: new Set(touched), wanted: { ids: new Set(), outbox: false } };
+    note(entry);
     gathered.set(refresh, entry);
     const refreshAll = () => {
       gathered.delete(refresh);
-      entry.queries.forEach((query) => refreshQuery(client, query));
+      entry.queries.forEach((query) => (refresh.follow ? followToday(bridge, client, query, entry.wanted) : refreshQuery(client, query)));
     };
     const startDelay = () => {
       if (gathered.get(refresh) === entry) entry.handle = timers.setTimeout(refreshAll, refresh.delayMs);
     };
-    const reading = touched.flatMap((query) => (query.state.fetchStatus === 'fetching' && query.promise ? [query.promise] : []));
+    const reading = touched.flatMap((query) => {
+      const read = query.state.fetchStatus === 'fetching' && query.promise ? [query.promise] : [];
+      const following = refresh.follow ? catchingUp(query) : undefined;
+      return following ? [...read, following] : read;
+    });
     if (reading.length === 0) startDelay();
     else void Promise.allSettled(reading).then(startDelay);
   };
@@ -167,6 +185,7 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
       if (refresh.event !== event) continue;
       const touches = refresh.touches as Refresh<E>['touches'];
       const urgent = refresh.urgent as Refresh<E>['urgent'];
+      const follow = refresh.follow as Refresh<E>['follow'];
       const previous = lastPayload.get(event) as BridgeEventPayload<E> | undefined;
       const touched = bridgeQueries(client, refresh.method).filter((query) => !touches || touches(payload, query, previous));
       const now = urgent ? touched.filter((query) => urgent(payload, query)) : [];
@@ -174,6 +193,7 @@ export function watchBridgeEvents(bridge: Pick<BridgeApi, 'on'>, client: QueryCl
       gather(
         refresh,
         touched.filter((query) => !now.includes(query)),
+        follow?.(payload),
       );
     }
     lastPayload.set(event, payload);

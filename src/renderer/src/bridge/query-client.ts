@@ -20,10 +20,61 @@ export function createBridgeQueryClient(): QueryClient {
         staleTime: 0,
         // Polls (a pending check, the sync status) keep going while the window is minimised.
         refetchIntervalInBackground: true,
+        structuralSharing: shareById,
       },
       mutations: { networkMode: 'always', retry: false },
     },
   });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** A list item's record id: its own, a Today row's patient, a worklist row's appointment. */
+function identity(item: unknown): string | undefined {
+  if (!isPlainObject(item)) return undefined;
+  for (const key of ['id', 'patient_id'] as const) if (typeof item[key] === 'string') return item[key];
+  const appointment = item.appointment;
+  return isPlainObject(appointment) && typeof appointment.id === 'string' ? appointment.id : undefined;
+}
+
+/**
+ * A new answer with every part that equals the last answer's kept as the same object, so a
+ * memoised row renders again only when it changed. The query layer's own sharing pairs list
+ * items by position: one check answered moves a row to another group and every row after it
+ * became a new object, so the 1,000-row worklist rendered whole on each refresh (issue 31).
+ * Here list items are paired by their record's id, then by position.
+ */
+export function shareById(previous: unknown, next: unknown): unknown {
+  if (previous === next) return previous;
+  if (Array.isArray(previous) && Array.isArray(next)) {
+    const byId = new Map<string, unknown>();
+    for (const item of previous) {
+      const id = identity(item);
+      if (id !== undefined) byId.set(id, item);
+    }
+    let same = previous.length === next.length;
+    const shared = next.map((item, i) => {
+      const id = identity(item);
+      const counterpart = id !== undefined && byId.has(id) ? byId.get(id) : previous[i];
+      const kept = shareById(counterpart, item);
+      if (kept !== previous[i]) same = false;
+      return kept;
+    });
+    return same ? previous : shared;
+  }
+  if (isPlainObject(previous) && isPlainObject(next)) {
+    const keys = Object.keys(next);
+    let same = keys.length === Object.keys(previous).length;
+    const shared: Record<string, unknown> = {};
+    for (const key of keys) {
+      shared[key] = shareById(previous[key], next[key]);
+      if (shared[key] !== previous[key] || !(key in previous)) same = false;
+    }
+    return same ? previous : shared;
+  }
+  return next;
 }
 
 /** One query key per bridge method and input: `['bridge', 'desk.patient', { id }]`. */

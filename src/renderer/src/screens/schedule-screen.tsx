@@ -1,4 +1,5 @@
-import { memo, useState } from 'react';
+import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { flushSync } from 'react-dom';
 import type { WorklistRow } from '../../../shared/bridge/appointment-contract';
 import { formatDob, localDate, patientName } from '../format';
 import { formatAmount } from '../../../shared/money';
@@ -16,6 +17,7 @@ import { CollectTodayTag } from '../estimates/collect-today-tag';
 import { GfeIssueForm, GfeLine, GfePrintView } from '../estimates/good-faith-estimate';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
+import { visibleRange } from '../today/today-rows';
 
 const GROUP_TITLES: Record<WorklistRow['group'], string> = { needs_attention: 'Needs you', waiting: 'Waiting', ready: 'Ready' };
 
@@ -65,34 +67,167 @@ export function ScheduleScreen() {
   );
 }
 
+/** Above this many appointments only the rows near the view are in the page, as on Today. */
+const WINDOW_FROM = 200;
+/** A row's height until the rows in the page say theirs. */
+const ROW_GUESS = 57;
+
+type WorklistItem = { key: string; group: WorklistRow['group']; count: number } | { key: string; row: WorklistRow };
+
+/** The nearest ancestor that scrolls (the main area), where the page's scroll position is read. */
+function scrollParent(element: HTMLElement): HTMLElement {
+  for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+    if (/(auto|scroll)/.test(getComputedStyle(parent).overflowY)) return parent;
+  }
+  return document.documentElement;
+}
+
+/**
+ * Which of a long worklist's items are near the view (issue 31): Today's `visibleRange` over the
+ * rows' measured average height, from the main area's scroll position. Null: every row is in the
+ * page (a short day, or printing: the printed worklist is the whole day).
+ */
+function useWorklistWindow(tableRef: RefObject<HTMLTableElement | null>, count: number, long: boolean): { start: number; end: number; rowHeight: number } | null {
+  const [view, setView] = useState({ scrollTop: 0, height: 800 });
+  const [rowHeight, setRowHeight] = useState(ROW_GUESS);
+  const [printing, setPrinting] = useState(false);
+  const windowed = long && !printing;
+
+  useEffect(() => {
+    const before = () => flushSync(() => setPrinting(true));
+    const after = () => setPrinting(false);
+    window.addEventListener('beforeprint', before);
+    window.addEventListener('afterprint', after);
+    return () => {
+      window.removeEventListener('beforeprint', before);
+      window.removeEventListener('afterprint', after);
+    };
+  }, []);
+
+  useLayoutEffect(() => {
+    const table = tableRef.current;
+    if (!windowed || !table) return;
+    const scroller = scrollParent(table);
+    const measure = () => {
+      const body = table.tBodies[0] ?? table;
+      setView({ scrollTop: scroller.getBoundingClientRect().top - body.getBoundingClientRect().top, height: scroller.clientHeight });
+    };
+    measure();
+    scroller.addEventListener('scroll', measure, { passive: true });
+    const observer = new ResizeObserver(measure);
+    observer.observe(scroller);
+    return () => {
+      scroller.removeEventListener('scroll', measure);
+      observer.disconnect();
+    };
+  }, [windowed, tableRef]);
+
+  // The first rows in the page give the height the gaps stand for, once: measured again as rows
+  // come and go, the gaps would move the scroll position, which brings other rows, and so on.
+  const measured = useRef(false);
+  useLayoutEffect(() => {
+    const lines = tableRef.current?.querySelectorAll<HTMLElement>('tr[data-status]');
+    if (!windowed || measured.current || !lines || lines.length === 0) return;
+    measured.current = true;
+    let total = 0;
+    lines.forEach((line) => (total += line.offsetHeight));
+    setRowHeight(Math.round(total / lines.length));
+  }, [windowed, count, tableRef]);
+
+  if (!windowed) return null;
+  return { ...visibleRange({ scrollTop: view.scrollTop, viewportHeight: view.height, rowHeight, count, overscan: 10 }), rowHeight };
+}
+
 function WorklistTable({ rows }: { rows: WorklistRow[] }) {
-  const groups = (['needs_attention', 'waiting', 'ready'] as const).map((group) => ({ group, rows: rows.filter((r) => r.group === group) })).filter((g) => g.rows.length > 0);
+  const groups = useMemo(
+    () => (['needs_attention', 'waiting', 'ready'] as const).map((group) => ({ group, rows: rows.filter((r) => r.group === group) })).filter((g) => g.rows.length > 0),
+    [rows],
+  );
+  const items = useMemo(
+    () => groups.flatMap(({ group, rows: groupRows }): WorklistItem[] => [{ key: `group-${group}`, group, count: groupRows.length }, ...groupRows.map((row) => ({ key: row.appointment.id, row }))]),
+    [groups],
+  );
+  // Rows with a form or a choice open stay in the page while scrolled away: what was typed in them stays.
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const onPanel = useCallback((id: string, isOpen: boolean) => {
+    setOpen((previous) => {
+      if (previous.has(id) === isOpen) return previous;
+      const next = new Set(previous);
+      if (isOpen) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const range = useWorklistWindow(tableRef, items.length, rows.length > WINDOW_FROM);
+
+  const head = (
+    <thead>
+      <tr>
+        <th>Time</th>
+        <th>Patient</th>
+        <th>Visit</th>
+        <th>Status</th>
+        <th>What to do</th>
+        <th className="no-print">
+          <span className="visually-hidden">Action</span>
+        </th>
+      </tr>
+    </thead>
+  );
+  const groupTitle = (group: WorklistRow['group'], count: number) => (
+    <tr key={`group-${group}`}>
+      <th colSpan={6} scope="colgroup">
+        {GROUP_TITLES[group]} ({count})
+      </th>
+    </tr>
+  );
+
+  if (!range) {
+    return (
+      <table className="table worklist" aria-labelledby="worklist-title" ref={tableRef}>
+        {head}
+        {groups.map(({ group, rows: groupRows }) => (
+          <tbody key={group}>
+            {groupTitle(group, groupRows.length)}
+            {groupRows.map((row) => (
+              <WorklistLine key={row.appointment.id} row={row} onPanel={onPanel} />
+            ))}
+          </tbody>
+        ))}
+      </table>
+    );
+  }
+
+  const shown = new Set<number>();
+  for (let i = range.start; i < range.end; i++) shown.add(i);
+  items.forEach((item, i) => open.has(item.key) && shown.add(i));
+  const lines: ReactNode[] = [];
+  let next = 0;
+  const gap = (from: number, to: number) => (
+    <tr key={`gap-${from}`} className="worklist__gap" aria-hidden="true" style={{ height: (to - from) * range.rowHeight }}>
+      <td colSpan={6} />
+    </tr>
+  );
+  for (const i of [...shown].sort((a, b) => a - b)) {
+    if (i > next) lines.push(gap(next, i));
+    const item = items[i];
+    lines.push('row' in item ? <WorklistLine key={item.key} row={item.row} onPanel={onPanel} /> : groupTitle(item.group, item.count));
+    next = i + 1;
+  }
+  if (next < items.length) lines.push(gap(next, items.length));
   return (
-    <table className="table worklist" aria-labelledby="worklist-title">
-      <thead>
-        <tr>
-          <th>Time</th>
-          <th>Patient</th>
-          <th>Visit</th>
-          <th>Status</th>
-          <th>What to do</th>
-          <th className="no-print">
-            <span className="visually-hidden">Action</span>
-          </th>
-        </tr>
-      </thead>
-      {groups.map(({ group, rows: groupRows }) => (
-        <tbody key={group}>
-          <tr>
-            <th colSpan={6} scope="colgroup">
-              {GROUP_TITLES[group]} ({groupRows.length})
-            </th>
-          </tr>
-          {groupRows.map((row) => (
-            <WorklistLine key={row.appointment.id} row={row} />
-          ))}
-        </tbody>
-      ))}
+    <table className="table worklist worklist--windowed" aria-labelledby="worklist-title" ref={tableRef}>
+      <colgroup>
+        <col className="worklist__col-time" />
+        <col className="worklist__col-patient" />
+        <col className="worklist__col-visit" />
+        <col className="worklist__col-status" />
+        <col className="worklist__col-detail" />
+        <col className="worklist__col-action" />
+      </colgroup>
+      {head}
+      <tbody>{lines}</tbody>
     </table>
   );
 }
@@ -101,10 +236,17 @@ function WorklistTable({ rows }: { rows: WorklistRow[] }) {
  * One appointment. Memoised: the query layer keeps unchanged rows the same objects across
  * refreshes, so while a batch runs only the rows whose status moved render again.
  */
-const WorklistLine = memo(function WorklistLine({ row }: { row: WorklistRow }) {
+const WorklistLine = memo(function WorklistLine({ row, onPanel }: { row: WorklistRow; onPanel(id: string, open: boolean): void }) {
   const { navigate } = useNavigation();
   const [choosing, setChoosing] = useState(false);
   const [gfe, setGfe] = useState<null | 'form' | 'print'>(null);
+  const panelOpen = choosing || gfe !== null;
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current === panelOpen) return;
+    wasOpen.current = panelOpen;
+    onPanel(row.appointment.id, panelOpen);
+  }, [panelOpen, onPanel, row.appointment.id]);
   const bridge = useBridge();
   const { appointment } = row;
   const status = WORKLIST_STATUS[row.status];

@@ -4,7 +4,7 @@ import type { Benefit } from '@src/shared/contract';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { reading, statementsRun } from '@test/support/statement-counter';
-import { todayRows } from '@src/main/desk/today';
+import { todayChanges, todayRows } from '@src/main/desk/today';
 import { deskPatientRows } from '@src/main/desk/patient-rows';
 
 let fx: HostFixture;
@@ -100,6 +100,45 @@ describe('desk read models', () => {
     expect(reading(sql, 'electronic_eligibility_checks')).toHaveLength(2);
     // The same rows, newest activity and all, as the search path's reading of the same patients.
     expect(result).toEqual(deskPatientRows(db, result.map((row) => row.patient_id)));
+  });
+
+  it("Today's changes (issue 31): the rows of the patients the changed records belong to, as a full read gives them, and what sync moved since the last answer", async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const ada = await patientWithCard('Ada', 'Lovelace', '1985-12-10', 'A1');
+    const alan = await patientWithCard('Alan', 'Turing', '1972-06-23', 'T1');
+    await patientWithCard('Grace', 'Hopper', '1966-12-09', 'H1');
+    const full = await call<Rows & { as_of: string }>('desk.today', { since });
+    expect(full.data).toHaveLength(3);
+
+    // Alan's check made and answered: named by its id, it reads Alan's row and no one else's.
+    const alanCheck = await check(alan.card.id);
+    finishCheck(alanCheck.id, 'success', [{ code: 'active_coverage' }]);
+    const db = fx.host.database.db;
+    const { result, sql } = statementsRun(fx.host.database.sqlite, () => todayChanges(db, { since, record_ids: [alanCheck.id, 'ext_unknown'] }, full.as_of));
+    expect(result.patient_ids).toEqual([alan.patient.id]);
+    const now = await call<Rows>('desk.today', { since });
+    expect(result.data).toEqual(now.data.filter((row) => row.patient_id === alan.patient.id));
+    expect(result.data[0].eligibility).toBe('active');
+    expect(reading(sql, 'patients').length).toBeLessThanOrEqual(3);
+
+    // The worker sends Ada's card: no record of hers changed, her row's marker did.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const before = await call<{ data: Rows['data']; patient_ids: string[]; as_of: string }>('desk.todayChanges', { since, record_ids: [], outbox_since: new Date().toISOString() });
+    // Nothing moved since: no one.
+    expect(before.patient_ids).toEqual([]);
+    const cursor = before.as_of;
+    fx.host.database.sqlite.prepare(`UPDATE outbox SET state = 'synced', updated_at = ? WHERE record_id IN (?, ?)`).run(new Date(Date.parse(cursor) + 1).toISOString(), ada.patient.id, ada.card.id);
+    const moved = await call<{ data: Rows['data']; patient_ids: string[] }>('desk.todayChanges', { since, record_ids: [], outbox_since: cursor });
+    expect(moved.patient_ids).toContain(ada.patient.id);
+    expect(moved.data.find((row) => row.patient_id === ada.patient.id)?.sync_state).toBe('synced');
+
+    // Someone not on Today since `since`: named, but no row (the desk drops them from its list).
+    const later = new Date(Date.now() + 60_000).toISOString();
+    const gone = await call<{ data: Rows['data']; patient_ids: string[] }>('desk.todayChanges', { since: later, record_ids: [ada.patient.id] });
+    expect(gone).toMatchObject({ data: [], patient_ids: [ada.patient.id] });
+
+    const bad = await dispatchBridgeCall(fx.host.bridge, 'desk.todayChanges', { since, record_ids: Array.from({ length: 5001 }, (_, i) => `pat_${i}`) });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'validation_failed', errors: [{ path: 'record_ids' }] } });
   });
 
   it('finds patients by name words, date of birth as typed at a desk, or member id without spaces and dashes', async () => {
