@@ -12,6 +12,7 @@ import { recoveryCodeScreen } from './shell/recovery-code-screen';
 import { forwardBridgeEvents, isTrustedSender, registerBridgeIpc } from './shell/ipc-bridge';
 import { applyNavigationPolicy } from './shell/navigation-policy';
 import { applyPermissionPolicy } from './shell/permission-policy';
+import { START_CHECK_DELAY_MS } from './db/background-check';
 import { mainWindowOptions, secureWebPreferences } from './shell/web-preferences';
 
 /**
@@ -59,6 +60,7 @@ async function openHost(onRestartNeeded: () => void): Promise<Host | null> {
     dataDir,
     encryptionKey,
     onRestartNeeded,
+    startCheck: { delayMs: START_CHECK_DELAY_MS },
     // Touch ID where the Mac has it: the OS's own check instead of the PIN.
     systemUnlock:
       process.platform === 'darwin' && systemPreferences.canPromptTouchID()

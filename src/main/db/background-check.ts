@@ -3,6 +3,13 @@ import { runOnSqliteWorker, SqliteWorkerTimeout } from './sqlite-worker';
 /** What the start-up check answered: `timed_out` and `failed` leave the desk as it is (logged). */
 export type BackgroundCheck = { state: 'ok' } | { state: 'damaged'; problems: string[] } | { state: 'timed_out'; ms: number } | { state: 'failed'; error: string };
 
+/**
+ * How long a desk starting for a person waits before its check: the check reads every page
+ * (0.9 s of a core at 100,000 records), and on two cores beside the host's start and the
+ * browser's first page it delayed the first screen by a third of a second or more.
+ */
+export const START_CHECK_DELAY_MS = 5_000;
+
 /** A large file's check took 0.9 s at 100,000 records: a minute means something is wrong, not slow. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
 

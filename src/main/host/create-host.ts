@@ -138,8 +138,12 @@ export interface HostOptions {
   recoveryScrypt?: ScryptParams;
   /** Free-space warning (tests: a measured figure, a margin); the defaults are the product's. */
   diskSpace?: Pick<DiskSpaceDeps, 'freeSpace' | 'marginBytes' | 'intervalMs'>;
-  /** SQLite's check of the database, run by `start()` on a worker thread; `false`: not run. */
-  startCheck?: false | { timeoutMs?: number };
+  /**
+   * SQLite's check of the database, run by `start()` on a worker thread; `false`: not run.
+   * `delayMs` waits first: a desk starting for a person (`START_CHECK_DELAY_MS`) leaves the
+   * check's second of reading every page until its first screen is up, not beside it.
+   */
+  startCheck?: false | { timeoutMs?: number; delayMs?: number };
   /**
    * The host must be closed and made again on the same folder: the check found damage (the
    * next start sets the file aside and recovers) or a restore was staged (the next start swaps
@@ -522,9 +526,18 @@ export function createHost(options: HostOptions): Host {
   // The start-up check in flight: closing waits for it (bounded by its time limit), or its
   // connection would still hold the file (and make its -shm again) after the desk has closed.
   let checking: Promise<void> = Promise.resolve();
+  let checkTimer: ReturnType<typeof setTimeout> | undefined;
+  let checkStarted = false;
   function checkInBackground(): void {
     if (options.startCheck === false) return answerChecked(null);
-    checking = checkDatabaseOnWorker({ file: paths.database, key: encryptionKey, timeoutMs: options.startCheck?.timeoutMs }).then(async (answer) => {
+    const delayMs = options.startCheck?.delayMs ?? 0;
+    if (delayMs > 0) checkTimer = setTimeout(runCheck, delayMs);
+    else runCheck();
+  }
+  function runCheck(): void {
+    if (closed) return;
+    checkStarted = true;
+    checking = checkDatabaseOnWorker({ file: paths.database, key: encryptionKey, timeoutMs: options.startCheck === false ? undefined : options.startCheck?.timeoutMs }).then(async (answer) => {
       if (closed) return answerChecked(answer);
       if (answer.state === 'damaged') await stopWritingDamaged(answer.problems);
       else if (answer.state !== 'ok') log.write(`db.check_${answer.state}`, {});
@@ -566,6 +579,9 @@ export function createHost(options: HostOptions): Host {
           log.write('host.stop_failed', { error: error instanceof Error ? error.name : 'unknown' });
         }
       }
+      // A check still waiting for its turn is not started: the next start checks the file.
+      clearTimeout(checkTimer);
+      if (!checkStarted) answerChecked(null);
       await checking.catch(() => undefined);
       database.close();
     },

@@ -190,7 +190,10 @@ export function stateCounts(db: Db): Record<SyncState, number> {
 
 /** The newest time an entry reached the upstream, for "last sync" after a restart. */
 export function lastSyncedAt(db: Db): string | null {
-  return db.select({ at: sql<string | null>`max(${outbox.updated_at})` }).from(outbox).where(eq(outbox.state, 'synced')).get()?.at ?? null;
+  // Named: the planner takes outbox_state_next and reads every synced entry, a tenth of a
+  // second of the start on a desk of 100,000 records; the partial index answers at once.
+  const row = db.$client.prepare("SELECT max(updated_at) AS at FROM outbox INDEXED BY outbox_synced_at WHERE state = 'synced'").get() as { at: string | null } | undefined;
+  return row?.at ?? null;
 }
 
 export function listEntries(db: Db, states: SyncState[], limit: number): OutboxEntry[] {

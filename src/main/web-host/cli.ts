@@ -1,4 +1,5 @@
 import { RECOVERED_NOTICE, startDeskKey } from '../security/desk-key-start';
+import { START_CHECK_DELAY_MS } from '../db/background-check';
 import { systemClock } from '../support/clock';
 import { CliUsageError, parseCliOptions } from './cli-options';
 import { startWebHost } from './start-web-host';
@@ -37,7 +38,7 @@ async function main(): Promise<void> {
   );
   if (key === null) process.exit(1);
   if (key.recovered) console.error(RECOVERED_NOTICE);
-  const web = await startWebHost(hostOptions);
+  const web = await startWebHost({ ...hostOptions, startCheck: { delayMs: START_CHECK_DELAY_MS } });
   // Said before the URL: whoever started it sees that the desk began on a new database, and why.
   if (web.host.damaged) console.error(web.host.damaged.message);
   console.log(`Coverdesk is running in browser mode. Open:\n${web.url}`);

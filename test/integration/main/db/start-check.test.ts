@@ -126,6 +126,23 @@ describe('the database check at start', () => {
     expect(fs.existsSync(damageMarkerOf(hostPaths(dataDir).database))).toBe(false);
   });
 
+  it('a desk starting for a person waits before its check (its first screen first), then finds damage as at once', async () => {
+    const { dataDir } = await deskWith(400);
+    flipByteInAPage(dataDir);
+    const h = await started(dataDir, { startCheck: { delayMs: 300 } });
+    // Still waiting its turn: nothing read yet, so nothing answered.
+    const early = await Promise.race([h.checked, new Promise((resolve) => setTimeout(() => resolve('waiting'), 100))]);
+    expect(early).toBe('waiting');
+    expect(await h.checked).toMatchObject({ state: 'damaged' });
+  });
+
+  it('closed before its check’s turn, the desk does not start it (the next start checks the file) and closes at once', async () => {
+    const { dataDir } = await deskWith(50);
+    const h = await started(dataDir, { startCheck: { delayMs: 60_000 } });
+    await stop();
+    expect(await h.checked).toBeNull();
+  });
+
   it('names by id the records whose outbox entry came back without their row', async () => {
     const { dataDir, ids } = await deskWith(3);
     const h = start(dataDir);
