@@ -57,13 +57,13 @@ export const DeskPatientRows = z.object({ data: z.array(DeskPatientRow) });
 export const DeskToday = DeskPatientRows.extend({ as_of: Timestamp });
 export type DeskToday = z.infer<typeof DeskToday>;
 
+/** More changed records than this at once (a practice's first pull): Today is read again whole. */
+export const TODAY_CHANGES_MAX_IDS = 5000;
 /**
  * What changed on Today (issue 31): the rows of the patients these records belong to, and of
  * those whose sync moved since `outbox_since`. The desk patches its list with them instead of
  * reading 10,000 rows again for each change.
  */
-/** More changed records than this at once (a practice's first pull): Today is read again whole. */
-export const TODAY_CHANGES_MAX_IDS = 5000;
 export const DeskTodayChangesInput = z.strictObject({
   since: Timestamp,
   /** Records named by `records.changed` (patients, cards, checks, discoveries; others match nothing). */
