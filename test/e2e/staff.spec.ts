@@ -58,6 +58,9 @@ for (const size of DESK_SIZES) {
       await expect(page.getByRole('heading', { level: 1, name: 'Today' })).toBeVisible();
       // The recovery sheet is offered, not forced.
       await expect(page.getByTestId('recovery-offer')).toBeVisible();
+      // Its whole sentence is shown, at 1024 px too (a banner's one line cut it with "…").
+      const offerText = page.getByTestId('recovery-offer').locator('.banner__text');
+      expect(await offerText.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
       await desk.shot('manager-after-first-start');
       await page.getByRole('button', { name: 'Later' }).click();
       await expect(page.getByTestId('recovery-offer')).toHaveCount(0);

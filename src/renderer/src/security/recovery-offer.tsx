@@ -32,7 +32,7 @@ export function RecoveryOffer() {
     );
   }
   return (
-    <div className="banner banner--sandbox" role="region" aria-label="Recovery sheet" data-testid="recovery-offer">
+    <div className="banner banner--sandbox banner--wraps" role="region" aria-label="Recovery sheet" data-testid="recovery-offer">
       <span className="banner__text">
         <strong>Print this desk’s recovery sheet.</strong> {problem ?? 'With it, the desk opens if your PIN is forgotten or the computer’s key store is lost.'}
       </span>
