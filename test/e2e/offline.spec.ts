@@ -67,3 +67,22 @@ test('work done while the upstream is down is queued, marked, and synced with it
   await expect(row).not.toContainText('Sending');
   expect(await page.evaluate(() => (globalThis as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
 });
+
+// Issue 29, item 6, at the sign-in screen: nobody is signed in, yet closing the tab would leave
+// unsent records behind all the same, so the page still asks first.
+test.describe('with nobody signed in', () => {
+  test.use({ staff: { manager: { name: 'Maria Manager', pin: '246813' } } });
+
+  test('leaving the sign-in screen while offline with records only here asks first', async ({ desk, upstream }) => {
+    const { page } = desk;
+    await upstream.stop();
+    const created = await page.evaluate(async () => {
+      const w = globalThis as unknown as { coverdesk: { patients: { create(input: object): Promise<{ ok: boolean }> } } };
+      return w.coverdesk.patients.create({ first_name: 'James', last_name: 'Smith', date_of_birth: '1965-11-02' });
+    });
+    expect(created.ok).toBe(true);
+    await page.getByRole('button', { name: 'Switch user' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Who is at the desk?' })).toBeVisible();
+    await expect(page.getByTestId('quit-warning')).toHaveText(/^1 record exists only on this computer \(waiting since .+\): the service cannot be reached/, { timeout: 20_000 });
+  });
+});

@@ -53,11 +53,12 @@ export function App({ webMode = false }: { webMode?: boolean }) {
             <DeskStatusProvider>
               {/* Keyed by the person: the next one starts on a fresh desk, nothing of the last one's on screen. */}
               <Shell key={person?.id ?? 'desk'} person={person} />
-              {webMode && <QuitWarningOnLeave />}
             </DeskStatusProvider>
           )}
         </StaffGate>
       </IdleLock>
+      {/* Above the gate: the tab closed at the sign-in screen loses what was not sent all the same. */}
+      {webMode && <QuitWarningOnLeave />}
     </IntakeDraftShelf>
   );
 }

@@ -51,7 +51,8 @@ export const METHOD_ROLES: Record<BridgeMethod, MethodRole> = {
   'sync.retry': 'front_desk',
   'sync.discard': 'front_desk',
   'sync.practice': 'front_desk',
-  'sync.onlyHere': 'front_desk',
+  // A count and a time, no PHI: leaving the page at the sign-in screen still warns of unsent records.
+  'sync.onlyHere': 'anyone',
   'storage.damage': 'front_desk',
   // Read by the status line on every screen (which service, online or not); changing them is a manager's.
   'settings.get': 'front_desk',

@@ -2,7 +2,6 @@ import { useEffect } from 'react';
 import { quitWarning } from '../../../shared/bridge/only-here';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { formatWhen } from '../format';
-import { useDeskStatus } from '../state/desk-status';
 
 /** The Sync screen's line: how many records exist only on this desk, and since when. */
 export function OnlyHereLine() {
@@ -24,7 +23,8 @@ export function OnlyHereLine() {
  * its `before-quit` instead: a `beforeunload` there would cancel the close without a word.
  */
 export function QuitWarningOnLeave() {
-  const { sync } = useDeskStatus();
+  // Read here, not from the desk's status: this sits above the sign-in gate (both are `anyone`).
+  const { data: sync } = useBridgeQuery('sync.status', {});
   const only = useBridgeQuery('sync.onlyHere', {});
   const warning = sync && only.data ? quitWarning(sync, only.data, (iso) => formatWhen(iso)) : null;
   useEffect(() => {
