@@ -37,6 +37,7 @@ import { createFeeScheduleStore } from '../estimates/fee-schedule';
 import { digitalCardHandlers } from '../bridge/digital-card-handlers';
 import { createIssuerDirectory } from '../digital-card/issuer-directory';
 import type { DigitalCardDeps } from '../digital-card/read-digital-card';
+import { createIssuerRefresher } from '../digital-card/issuer-refresher';
 import { createWaitingLinkCompleter } from '../digital-card/waiting-link-completer';
 import { DEFAULT_NETWORK_POLICY, type NetworkPolicy } from '../digital-card/guarded-fetch';
 import type { EstimateDeps } from '../estimates/estimate-for-check';
@@ -316,6 +317,8 @@ export function createHost(options: HostOptions): Host {
   const components: HostComponent[] = [];
   // A link read offline completes when the upstream answers again; the desk is told, never filled silently.
   components.push(createWaitingLinkCompleter({ digitalCard, events, log: log.write }));
+  // The trusted issuers refreshed from their directories once online, then daily.
+  components.push(createIssuerRefresher({ refresh: { issuers: issuerDirectory, network: digitalCardNetwork, clock }, events, log: log.write }));
   const localApi = createLocalApi({
     dataDir: options.dataDir,
     db,
