@@ -2,7 +2,7 @@ import path from 'node:path';
 import { licenceBack, rngFrom } from '../../scripts/generate-barcode-cards';
 import { chooseFront, openScreen } from './desk-actions';
 import type { Page } from '@playwright/test';
-import { DESK_SIZES, expect, SCREENSHOT_DIR, test } from './fixtures';
+import { DESK_SIZES, expect, READING_TIMEOUT_MS, SCREENSHOT_DIR, test } from './fixtures';
 
 /**
  * A scanner's keys dispatched in the page back to back, in one task: what the page sees when a
@@ -46,7 +46,7 @@ for (const viewport of DESK_SIZES) {
       await openScreen(page, 'Intake');
       await chooseFront(page, { name: licence.file, mimeType: 'image/jpeg', buffer: licence.bytes });
       const offer = page.getByTestId('licence-offer');
-      await expect(offer).toBeVisible({ timeout: 30_000 });
+      await expect(offer).toBeVisible({ timeout: READING_TIMEOUT_MS });
       await expect(offer).toContainText('Grace Adaeze Okafor');
       await expect(offer).toContainText('02/29/1984');
       // Offered, never filled silently.

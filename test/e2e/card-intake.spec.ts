@@ -3,7 +3,7 @@ import { makePng } from '@test/support/images';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
 import { chooseFront, fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
-import { DESK_SIZES, expect, test, type Desk } from './fixtures';
+import { DESK_SIZES, expect, READING_TIMEOUT_MS, test, type Desk } from './fixtures';
 
 // Issue 14, item 6: an intake that never loses what was read off the card.
 
@@ -47,7 +47,7 @@ for (const viewport of DESK_SIZES) {
       await openScreen(page, 'Intake');
       await chooseFront(page, { name: card.file, mimeType: card.content_type, buffer: card.bytes });
 
-      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: READING_TIMEOUT_MS });
       await expect(memberIdField(page)).toHaveValue(card.truth.member_id);
       await expect(page.getByLabel('Group number', { exact: true })).toHaveValue(card.truth.group_number);
       await expect(page.getByLabel('Rx BIN', { exact: true })).toHaveValue(card.truth.rx_bin);
@@ -190,7 +190,7 @@ for (const viewport of DESK_SIZES) {
       await openScreen(page, 'Intake');
       await fillNewPatient(page, { first: 'Katherine', last: 'Johnson', dob: '08/26/1918' });
       await chooseFront(page, { name: card.file, mimeType: card.content_type, buffer: card.bytes });
-      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: READING_TIMEOUT_MS });
       // As a desk that misread the card and typed a wrong group number over the right one.
       await page.getByLabel('Group number', { exact: true }).fill('WRONG-1');
       await saveReadCard(page);

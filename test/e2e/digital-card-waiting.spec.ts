@@ -5,7 +5,7 @@ import { startShlinkServer, type ShlinkServer } from '@test/support/shlink-serve
 import type { Page } from '@playwright/test';
 import { digitalCardQr, rngFrom } from '../../scripts/generate-barcode-cards';
 import { chooseFront, fillNewPatient, memberIdField, openScreen, saveReadCard } from './desk-actions';
-import { DESK_SIZES, expect, test as base } from './fixtures';
+import { DESK_SIZES, expect, READING_TIMEOUT_MS, test as base } from './fixtures';
 import { withUpstream, type Upstream } from './upstream';
 
 // Issue 27, item 3: a SMART Health Link scanned while the desk is offline waits; the card is
@@ -43,7 +43,7 @@ async function scanOffline(page: Page, upstream: Upstream, shlinks: ShlinkServer
   await chooseFront(page, { name: qr.file, mimeType: 'image/jpeg', buffer: qr.bytes });
   try {
     // Reading a photo on a loaded CI machine (OCR beside the barcode look) can take a while.
-    await expect(page.getByTestId('digital-card-waiting')).toHaveText(/^Waiting for the digital card: completes when the desk is back online\./, { timeout: 45_000 });
+    await expect(page.getByTestId('digital-card-waiting')).toHaveText(/^Waiting for the digital card: completes when the desk is back online\./, { timeout: READING_TIMEOUT_MS });
   } catch (error) {
     // What the desk showed instead, and what it believed about the upstream: a failure here says why.
     const shown = await page.locator('.intake-card__fields').innerText().catch(() => '(no card details panel)');
@@ -70,7 +70,7 @@ for (const viewport of DESK_SIZES) {
 
       await upstream.start();
       const offer = page.getByTestId('arrived-card-offer');
-      await expect(offer).toBeVisible({ timeout: 30_000 });
+      await expect(offer).toBeVisible({ timeout: READING_TIMEOUT_MS });
       await expect(offer).toContainText('The digital card arrived: use its details?');
       await expect(offer).toContainText('It is verified.');
       await expect(offer).toContainText('Member id: 102345672-02');
@@ -93,7 +93,7 @@ for (const viewport of DESK_SIZES) {
       await scanOffline(page, upstream, shlinks);
       await upstream.start();
       const offer = page.getByTestId('arrived-card-offer');
-      await expect(offer).toBeVisible({ timeout: 30_000 });
+      await expect(offer).toBeVisible({ timeout: READING_TIMEOUT_MS });
       await expect(offer).toContainText('Member id: 102345672-02');
       await expect(memberIdField(page)).toHaveValue('');
       await desk.shot(`intake-arrived-${viewport.width}`);

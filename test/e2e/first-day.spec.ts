@@ -3,7 +3,7 @@ import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { startSandbox, type Sandbox } from '@src/main/sandbox/start-sandbox';
 import { scannedCardWithCopay } from './card-images';
 import { chooseFront, dropSchedule, firstStart, memberIdField, runCheck, saveReadCard, tomorrow } from './desk-actions';
-import { DESK_SIZES, expect, test } from './fixtures';
+import { DESK_SIZES, expect, READING_TIMEOUT_MS, test } from './fixtures';
 
 /**
  * Issue 26's "Done when": a practice's first day, in order, from an empty data folder, at the
@@ -28,7 +28,7 @@ for (const size of DESK_SIZES) {
     });
 
     test('a practice’s first day', async ({ desk }) => {
-      test.setTimeout(90_000);
+      test.setTimeout(180_000);
       const { page } = desk;
       const provider = SEED_PROVIDERS[0];
       const heading = (name: string | RegExp) => page.getByRole('heading', { level: 1, name });
@@ -109,7 +109,7 @@ for (const size of DESK_SIZES) {
       await page.keyboard.press('Alt+2');
       await expect(heading('Intake')).toBeVisible();
       await chooseFront(page, { name: card.file, mimeType: card.content_type, buffer: card.bytes });
-      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: READING_TIMEOUT_MS });
       await expect(memberIdField(page)).toHaveValue(card.truth.member_id);
       const offer = page.getByRole('button', { name: /^Use “.+” as the patient’s name$/ });
       await offer.focus();

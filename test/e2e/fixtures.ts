@@ -15,6 +15,12 @@ export const DESK_SIZES: readonly { width: number; height: number }[] = [
 ];
 
 /** Screenshots kept as artifacts of every run, one folder, named by test. */
+/**
+ * How long a test waits for a card photo's reading: 5-10 s on a quiet machine, 50 s seen on a
+ * CI machine at load 16 (OCR is CPU bound and shares two cores with the other worker's desk).
+ */
+export const READING_TIMEOUT_MS = 90_000;
+
 export const SCREENSHOT_DIR = path.resolve('test-results/screenshots');
 /**
  * Every test's logs (the host's log file and the browser console), kept so that after the

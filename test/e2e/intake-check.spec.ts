@@ -1,7 +1,7 @@
 import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
 import { scannedCardWithCopay } from './card-images';
 import { chooseFront, fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
-import { SCREENSHOT_DIR, expect, test } from './fixtures';
+import { expect, READING_TIMEOUT_MS, SCREENSHOT_DIR, test } from './fixtures';
 
 const OFFICE_VISIT = { search: 'office visit', label: 'Professional physician visit office' } as const;
 
@@ -27,7 +27,7 @@ test('intake from a card photo pre-fills the card, and the check shows the sandb
   await chooseFront(page, { name: card.file, mimeType: card.content_type, buffer: card.bytes });
 
   // Pre-filled from the photo, with anything unsure marked for review.
-  await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: READING_TIMEOUT_MS });
   await expect(memberIdField(page)).toHaveValue(card.truth.member_id);
   await expect(page.getByLabel('Group number', { exact: true })).toHaveValue(card.truth.group_number);
   await expect(page.getByRole('combobox', { name: 'Payer' })).toHaveValue(card.truth.payer_name);

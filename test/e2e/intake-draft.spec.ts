@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
 import { chooseFront, fillNewPatient, memberIdField, openScreen, saveReadCard } from './desk-actions';
-import { DESK_SIZES, expect, test, type Desk } from './fixtures';
+import { DESK_SIZES, expect, READING_TIMEOUT_MS, test, type Desk } from './fixtures';
 
 // Issue 26, items 5 and 6 (and two Low ones): an intake keeps its draft until it is saved or
 // discarded, starts with no patient, and asks before saving what looks wrong.
@@ -36,7 +36,7 @@ for (const viewport of DESK_SIZES) {
       await openScreen(page, 'Intake');
       await fillNewPatient(page, { first: 'Jennifer', last: 'Fitzgerald', dob: '04/11/1979' });
       await chooseFront(page, { name: card.file, mimeType: card.content_type, buffer: card.bytes });
-      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: READING_TIMEOUT_MS });
       await expect(memberIdField(page)).toHaveValue(card.truth.member_id);
       await page.getByLabel('Group number', { exact: true }).fill('TYPED-7');
       const marks = await page.locator('.field--review').count();
@@ -80,7 +80,7 @@ for (const viewport of DESK_SIZES) {
       await openScreen(page, 'Intake');
       await fillNewPatient(page, { first: 'Jennifer', last: 'Fitzgerald', dob: '04/11/1979' });
       await chooseFront(page, { name: card.file, mimeType: card.content_type, buffer: card.bytes });
-      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: 30_000 });
+      await expect(page.getByText(/^Read the card/)).toBeVisible({ timeout: READING_TIMEOUT_MS });
 
       // This card reads with at least two unsure fields; fixing one takes one off the count.
       const marked = page.locator('.field--review input:not([role="combobox"])');

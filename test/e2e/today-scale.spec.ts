@@ -8,7 +8,6 @@ test.use({ hostOptions: { upstream: { url: 'http://127.0.0.1:9', apiKey: 'sk_unr
 
 // Today is virtualised: 10,000 (and one) patients, a few dozen rows in the page, every one reachable.
 test('Today keeps 10,000 patients to a few dozen rows in the page and reaches the last with End', async ({ desk }) => {
-  test.setTimeout(90_000);
   const { page, web } = desk;
   const sqlite = web.host.database.sqlite;
   // One transaction for the seed: the test is about the page, not about 10,000 commits.

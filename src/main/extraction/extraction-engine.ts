@@ -532,7 +532,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         return await timed(profile, 'total', () => run(images, context));
       } catch (error) {
         const failure = asExtractionFailure(error);
-        log(`extraction failed: ${failure.reason}`);
+        // The cause's class, never its message (it may quote the card): a timeout told from a crash.
+        const cause = error instanceof Error && !(error instanceof ExtractionFailure) ? ` (${error.constructor.name})` : '';
+        log(`extraction failed: ${failure.reason}${cause}`);
         throw failure;
       }
     },
