@@ -49,13 +49,17 @@ export function createGroupCommit(db: Db): GroupCommit {
   const sqlite = db.$client;
   let queue: Pending[] = [];
   let scheduled = false;
-  // Writers that keep a few requests in flight (a scanner, the bench's 8) split into
-  // cohorts that commit alternately: one commits while the other is on its way, and a
-  // cohort of 1 pays a whole COMMIT for itself. A group smaller than the writers lately
-  // seen together waits for the rest, never longer than the COMMIT it may save; the cohorts
-  // merge. A wait that runs out means fewer writers may be about: the next waits for fewer.
+  // The group is what queued while the previous commit ran. Writers that keep a few
+  // requests in flight (a scanner, the bench's 8) split into cohorts that commit
+  // alternately: one commits while the other is on its way, and a cohort of 1 pays a whole
+  // COMMIT for itself. So while writers are busy (the group's first write came within two
+  // COMMITs' time of the last commit), a group smaller than the writers lately seen together
+  // waits for the rest, for turns of the event loop (no timer), never longer than the
+  // COMMIT it may save; the cohorts merge. A wait that runs out means fewer writers may be
+  // about: the next waits for fewer. A write after a quiet spell is alone: it goes at once.
   let expected = 1;
   let commitMs = 0;
+  let committedAt = -Infinity;
   let waitingSince: number | null = null;
   let refusal: Error | null = null;
 
@@ -68,7 +72,11 @@ export function createGroupCommit(db: Db): GroupCommit {
       return;
     }
     const now = performance.now();
-    waitingSince ??= now;
+    if (waitingSince === null) {
+      waitingSince = now;
+      // Nobody is mid-cycle: whoever was writing together has gone quiet.
+      if (now - committedAt > 2 * commitMs) expected = 1;
+    }
     const short = queue.length < expected;
     if (short && now - waitingSince < commitMs) {
       schedule();
@@ -126,7 +134,8 @@ export function createGroupCommit(db: Db): GroupCommit {
     }
     // The COMMIT alone (what a merged cohort saves), as a moving average: one slow fsync (a
     // checkpoint) does not make every group wait longer.
-    const committing = performance.now() - written;
+    committedAt = performance.now();
+    const committing = committedAt - written;
     commitMs = commitMs === 0 ? committing : commitMs * 0.8 + committing * 0.2;
     group.forEach((item, i) => {
       const outcome = outcomes[i];

@@ -100,6 +100,29 @@ describe('group commit', () => {
     await expect(group.run(insertPatient(db, 'pat_f'))).resolves.toBe(1);
   });
 
+  it('commits a lone write after a quiet spell in the next turn: it waits for no writers who have gone', async () => {
+    const db = open();
+    const group = createGroupCommit(db.db);
+    // Eight writers together, twice: the committer expects eight and knows what a COMMIT takes.
+    let started = performance.now();
+    for (const round of ['a', 'b']) await Promise.all(Array.from({ length: 8 }, (_, i) => group.run(insertPatient(db, `pat_${round}${i}`))));
+    const burstMs = performance.now() - started;
+    // Quiet for far longer than those commits took: nobody is mid-cycle any more.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(50, 10 * burstMs)));
+    let turns = 0;
+    let answered = false;
+    started = performance.now();
+    const lone = group.run(insertPatient(db, 'pat_lone')).then(() => (answered = true));
+    // Turns of the event loop until the lone write is answered: it is committed in the first.
+    while (!answered) {
+      await new Promise(setImmediate);
+      turns += 1;
+    }
+    await lone;
+    expect(turns).toBeLessThanOrEqual(2);
+    expect(patientIds(db)).toContain('pat_lone');
+  });
+
   it('is one committer per connection, shared by everyone who asks', () => {
     const db = open();
     expect(groupCommitFor(db.db)).toBe(groupCommitFor(db.db));
