@@ -1,4 +1,4 @@
-import type { Db } from './open-database';
+import { transactionRunner, type Db } from './open-database';
 
 /**
  * Group commit: writes that arrive together share one durable COMMIT. With
@@ -47,6 +47,7 @@ export function groupCommitFor(db: Db): GroupCommit {
 
 export function createGroupCommit(db: Db): GroupCommit {
   const sqlite = db.$client;
+  const inTransaction = transactionRunner(sqlite);
   let queue: Pending[] = [];
   let scheduled = false;
   // The group is what queued while the previous commit ran. Writers that keep a few
@@ -97,11 +98,11 @@ export function createGroupCommit(db: Db): GroupCommit {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     let rolledBack = false;
     try {
-      sqlite.transaction(() => {
+      inTransaction(() => {
         for (const item of group) {
           try {
             // A nested transaction is a savepoint: a throw rolls back this write alone.
-            outcomes.push({ ok: true, value: sqlite.transaction(item.work)() });
+            outcomes.push({ ok: true, value: inTransaction(item.work) });
           } catch (error) {
             outcomes.push({ ok: false, error });
             // Some failures (SQLITE_FULL, I/O errors, RAISE(ROLLBACK)) end the whole
@@ -114,7 +115,7 @@ export function createGroupCommit(db: Db): GroupCommit {
           }
         }
         written = performance.now();
-      })();
+      });
     } catch (error) {
       if (!rolledBack) {
         // The COMMIT itself failed (disk full, I/O error): nothing of the group is durable.

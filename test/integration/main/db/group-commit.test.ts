@@ -123,6 +123,19 @@ describe('group commit', () => {
     expect(patientIds(db)).toContain('pat_lone');
   });
 
+  it('builds no transaction for each group or write: one per connection, handed each piece of work', async () => {
+    const db = open();
+    const group = createGroupCommit(db.db);
+    await group.run(insertPatient(db, 'pat_first'));
+    let built = 0;
+    const { transaction } = db.sqlite;
+    // Counted on the connection itself (better-sqlite3's method, not ours).
+    Object.assign(db.sqlite, { transaction: (...args: Parameters<typeof transaction>) => (built++, transaction.apply(db.sqlite, args)) });
+    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 8 }, (_, i) => group.run(insertPatient(db, `pat_${round}${i}`))));
+    expect(built).toBe(0);
+    expect(patientIds(db)).toHaveLength(25);
+  });
+
   it('is one committer per connection, shared by everyone who asks', () => {
     const db = open();
     expect(groupCommitFor(db.db)).toBe(groupCommitFor(db.db));
