@@ -1,4 +1,4 @@
-import type { Db } from './open-database';
+import { transactionRunner, type Db } from './open-database';
 
 /**
  * Group commit: writes that arrive together share one durable COMMIT. With
@@ -47,15 +47,20 @@ export function groupCommitFor(db: Db): GroupCommit {
 
 export function createGroupCommit(db: Db): GroupCommit {
   const sqlite = db.$client;
+  const inTransaction = transactionRunner(sqlite);
   let queue: Pending[] = [];
   let scheduled = false;
-  // Writers that keep a few requests in flight (a scanner, the bench's 8) split into
-  // cohorts that commit alternately: one commits while the other is on its way, and a
-  // cohort of 1 pays a whole COMMIT for itself. A group smaller than the writers lately
-  // seen together waits for the rest, never longer than the COMMIT it may save; the cohorts
-  // merge. A wait that runs out means fewer writers may be about: the next waits for fewer.
+  // The group is what queued while the previous commit ran. Writers that keep a few
+  // requests in flight (a scanner, the bench's 8) split into cohorts that commit
+  // alternately: one commits while the other is on its way, and a cohort of 1 pays a whole
+  // COMMIT for itself. So while writers are busy (the group's first write came within two
+  // COMMITs' time of the last commit), a group smaller than the writers lately seen together
+  // waits for the rest, for turns of the event loop (no timer), never longer than the
+  // COMMIT it may save; the cohorts merge. A wait that runs out means fewer writers may be
+  // about: the next waits for fewer. A write after a quiet spell is alone: it goes at once.
   let expected = 1;
   let commitMs = 0;
+  let committedAt = -Infinity;
   let waitingSince: number | null = null;
   let refusal: Error | null = null;
 
@@ -68,7 +73,11 @@ export function createGroupCommit(db: Db): GroupCommit {
       return;
     }
     const now = performance.now();
-    waitingSince ??= now;
+    if (waitingSince === null) {
+      waitingSince = now;
+      // Nobody is mid-cycle: whoever was writing together has gone quiet.
+      if (now - committedAt > 2 * commitMs) expected = 1;
+    }
     const short = queue.length < expected;
     if (short && now - waitingSince < commitMs) {
       schedule();
@@ -89,11 +98,11 @@ export function createGroupCommit(db: Db): GroupCommit {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     let rolledBack = false;
     try {
-      sqlite.transaction(() => {
+      inTransaction(() => {
         for (const item of group) {
           try {
             // A nested transaction is a savepoint: a throw rolls back this write alone.
-            outcomes.push({ ok: true, value: sqlite.transaction(item.work)() });
+            outcomes.push({ ok: true, value: inTransaction(item.work) });
           } catch (error) {
             outcomes.push({ ok: false, error });
             // Some failures (SQLITE_FULL, I/O errors, RAISE(ROLLBACK)) end the whole
@@ -106,7 +115,7 @@ export function createGroupCommit(db: Db): GroupCommit {
           }
         }
         written = performance.now();
-      })();
+      });
     } catch (error) {
       if (!rolledBack) {
         // The COMMIT itself failed (disk full, I/O error): nothing of the group is durable.
@@ -126,7 +135,8 @@ export function createGroupCommit(db: Db): GroupCommit {
     }
     // The COMMIT alone (what a merged cohort saves), as a moving average: one slow fsync (a
     // checkpoint) does not make every group wait longer.
-    const committing = performance.now() - written;
+    committedAt = performance.now();
+    const committing = committedAt - written;
     commitMs = commitMs === 0 ? committing : commitMs * 0.8 + committing * 0.2;
     group.forEach((item, i) => {
       const outcome = outcomes[i];

@@ -100,6 +100,42 @@ describe('group commit', () => {
     await expect(group.run(insertPatient(db, 'pat_f'))).resolves.toBe(1);
   });
 
+  it('commits a lone write after a quiet spell in the next turn: it waits for no writers who have gone', async () => {
+    const db = open();
+    const group = createGroupCommit(db.db);
+    // Eight writers together, twice: the committer expects eight and knows what a COMMIT takes.
+    let started = performance.now();
+    for (const round of ['a', 'b']) await Promise.all(Array.from({ length: 8 }, (_, i) => group.run(insertPatient(db, `pat_${round}${i}`))));
+    const burstMs = performance.now() - started;
+    // Quiet for far longer than those commits took: nobody is mid-cycle any more.
+    await new Promise((resolve) => setTimeout(resolve, Math.max(50, 10 * burstMs)));
+    let turns = 0;
+    let answered = false;
+    started = performance.now();
+    const lone = group.run(insertPatient(db, 'pat_lone')).then(() => (answered = true));
+    // Turns of the event loop until the lone write is answered: it is committed in the first.
+    while (!answered) {
+      await new Promise(setImmediate);
+      turns += 1;
+    }
+    await lone;
+    expect(turns).toBeLessThanOrEqual(2);
+    expect(patientIds(db)).toContain('pat_lone');
+  });
+
+  it('builds no transaction for each group or write: one per connection, handed each piece of work', async () => {
+    const db = open();
+    const group = createGroupCommit(db.db);
+    await group.run(insertPatient(db, 'pat_first'));
+    let built = 0;
+    const { transaction } = db.sqlite;
+    // Counted on the connection itself (better-sqlite3's method, not ours).
+    Object.assign(db.sqlite, { transaction: (...args: Parameters<typeof transaction>) => (built++, transaction.apply(db.sqlite, args)) });
+    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 8 }, (_, i) => group.run(insertPatient(db, `pat_${round}${i}`))));
+    expect(built).toBe(0);
+    expect(patientIds(db)).toHaveLength(25);
+  });
+
   it('is one committer per connection, shared by everyone who asks', () => {
     const db = open();
     expect(groupCommitFor(db.db)).toBe(groupCommitFor(db.db));

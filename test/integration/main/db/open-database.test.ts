@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DatabaseFromFutureError, findMigrationsDir, inTransactionWithoutFsync, openDatabase } from '@src/main/db/open-database';
+import { DatabaseFromFutureError, findMigrationsDir, inTransaction, inTransactionWithoutFsync, openDatabase } from '@src/main/db/open-database';
 import { makeTempDir } from '@test/support/temp-dir';
 
 const temps: { cleanup(): void }[] = [];
@@ -66,6 +66,25 @@ describe('openDatabase', () => {
     inTransactionWithoutFsync(db, insert('pat_2'));
     sqlite.exec('ROLLBACK');
     expect((sqlite.prepare('SELECT id FROM patients').all() as { id: string }[]).map((r) => r.id)).toEqual(['pat_1']);
+    expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
+    close();
+  });
+
+  it('builds its transaction once per connection, not for every write (about 20 µs each on a create path)', () => {
+    const { db, sqlite, close } = openDatabase({ file: tempFile() });
+    const insert = sqlite.prepare("INSERT INTO patients (id, first_name, last_name, date_of_birth, created_at) VALUES (?, 'A', 'B', '1980-01-01', 'x')");
+    inTransaction(db, () => insert.run('pat_0'));
+    inTransactionWithoutFsync(db, () => insert.run('pat_00'));
+    // Counted on the connection itself (better-sqlite3's methods, not ours).
+    let built = 0;
+    const { transaction } = sqlite;
+    Object.assign(sqlite, { transaction: (...args: Parameters<typeof transaction>) => (built++, transaction.apply(sqlite, args)) });
+    for (let i = 1; i <= 20; i++) {
+      inTransaction(db, () => inTransaction(db, () => insert.run(`pat_${i}`)));
+      inTransactionWithoutFsync(db, () => insert.run(`pat_${i}x`));
+    }
+    expect(built).toBe(0);
+    expect((sqlite.prepare('SELECT count(*) AS n FROM patients').get() as { n: number }).n).toBe(42);
     expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
     close();
   });
