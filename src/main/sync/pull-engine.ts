@@ -469,6 +469,10 @@ export function createPullEngine(deps: PullDeps) {
         throw error;
       }
       fetchAhead(feed, page, limit);
+      // node:http writes a request on the next tick, not when it is made: without this turn
+      // of the loop the early ask would leave only after the page below is written, and the
+      // upstream would serve it after, not during, that work.
+      if (ahead) await new Promise<void>((resolve) => setImmediate(resolve));
       const outcome = applyPage(feed.key, page);
       // Stopped inside the page (a record waits for this desk's push): the next call starts
       // from another cursor and asks again later; the page fetched ahead is not for it.

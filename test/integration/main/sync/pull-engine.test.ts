@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
 import { eq } from 'drizzle-orm';
 import { audit_log, outbox, patients, pull_set_aside } from '@src/main/db/schema';
 import { createHttpV1Client } from '@src/main/http/v1-client';
@@ -160,6 +161,56 @@ describe('pull engine', () => {
     expect(await engine.pullPage(flaky)).toMatchObject({ kind: 'applied', applied: 1, hasMore: false });
     expect(db.select().from(patients).all().map((p) => p.remote_id)).toEqual(expect.arrayContaining(['pat_remote_1', 'pat_remote_2']));
   });
+
+  it('has the next page\'s request at the upstream before it writes this page (the early ask leaves, not only is made)', async () => {
+    // The upstream on its own thread, as a real one is in its own process: it can take the
+    // request while this thread is busy writing. It raises `asked` when the second page's
+    // request arrives; the page's audit entry (inside the page's transaction) waits for it.
+    const asked = new Int32Array(new SharedArrayBuffer(4));
+    const server = new Worker(
+      `
+      const http = require('node:http');
+      const { parentPort, workerData } = require('node:worker_threads');
+      const record = { id: 'pat_remote_1', first_name: 'Early', last_name: 'Wire', date_of_birth: '1980-01-01', created_at: '2026-11-20T10:00:00.000Z' };
+      const server = http.createServer((request, response) => {
+        const after = new URL(request.url, 'http://x').searchParams.get('after');
+        if (after) {
+          Atomics.store(workerData.asked, 0, 1);
+          Atomics.notify(workerData.asked, 0);
+        }
+        const page = after ? { data: [], next_cursor: after, has_more: false } : { data: [{ collection: 'patients', cursor: '1', record }], next_cursor: '1', has_more: true };
+        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(page));
+      });
+      server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+      parentPort.on('message', () => server.close(() => parentPort.close()));
+      `,
+      { eval: true, workerData: { asked } },
+    );
+    try {
+      const port = await new Promise<number>((resolve, reject) => server.once('message', resolve).once('error', reject));
+      desk = startTestHost({ localApi: false, hotFolder: false });
+      const client = createHttpV1Client({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k' });
+      let arrivedWhileWriting: boolean | undefined;
+      const engine = createPullEngine({
+        db: desk.host.database.db,
+        clock: desk.host.clock,
+        ids: desk.host.ids,
+        audit: {
+          append: () => {
+            // Not a timing: a request that only leaves after this page never arrives here.
+            if (arrivedWhileWriting === undefined) arrivedWhileWriting = Atomics.wait(asked, 0, 0, 10_000) !== 'timed-out';
+          },
+        },
+      });
+      const feed: PullFeed = { key: 'wire', changes: (params) => client.changes!(params) };
+      expect(await engine.pullPage(feed, 1)).toMatchObject({ kind: 'applied', applied: 1, hasMore: true });
+      expect(arrivedWhileWriting).toBe(true);
+      expect(await engine.pullPage(feed, 1)).toMatchObject({ kind: 'applied', applied: 0, hasMore: false });
+    } finally {
+      server.postMessage('close');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  }, 30_000);
 
   it('sets a record that fails the schema aside with its reason, applies the rest, and moves the cursor past it', async () => {
     const { engine, db } = await setup();
