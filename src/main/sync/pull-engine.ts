@@ -41,7 +41,7 @@ export interface PullDeps {
   clock: Clock;
   ids: IdGenerator;
   /** Each record received from elsewhere is audited as `receive` in its page's transaction. */
-  audit?: { append(action: 'receive', recordId: string): unknown };
+  audit?: { append(action: 'receive', recordId: string): unknown; appendAll?(action: 'receive', recordIds: string[]): unknown };
   /** Told after a page commits, per record it wrote, so screens refresh. */
   onRecordChanged?(change: { collection: FeedCollection; id: string }): void;
   /** Told after a page commits, per patient it created (duplicate candidates). */
@@ -400,13 +400,15 @@ export function createPullEngine(deps: PullDeps) {
           if (written.length > 0 && anySetAside) retrySetAside(written);
         }
         // A record arriving is audited; news about one the desk holds is not (as sync's own polls).
-        for (const record of written) if (record.created) deps.audit?.append('receive', record.id);
+        const received = written.filter((record) => record.created).map((record) => record.id);
+        if (deps.audit?.appendAll) deps.audit.appendAll('receive', received);
+        else for (const id of received) deps.audit?.append('receive', id);
         const at = now();
         const caughtUp = !waiting && !page.has_more;
         const values = {
           cursor,
           last_pulled_at: at,
-          received: state.received + written.filter((w) => w.created).length,
+          received: state.received + received.length,
           behind: !caughtUp,
           // The last time the desk had everything the practice had: how far behind it is.
           bootstrapped_at: caughtUp ? at : state.bootstrapped_at,

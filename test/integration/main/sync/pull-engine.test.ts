@@ -11,7 +11,7 @@ import type { ReceivedChangesPage } from '@src/shared/contract';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
 import { makePng } from '@test/support/images';
-import { statementsRunAsync } from '@test/support/statement-counter';
+import { reading, statementsRunAsync } from '@test/support/statement-counter';
 
 /** The pull engine against the real sandbox over loopback, into a real host database. */
 describe('pull engine', () => {
@@ -102,6 +102,25 @@ describe('pull engine', () => {
     const replay: PullFeed = { key: feed.key, changes: (params) => feed.changes({ ...params, after: undefined }) };
     expect(await engine.pullPage(replay, 45)).toMatchObject({ kind: 'applied', applied: 0 });
     expect(db.select().from(patients).all()).toHaveLength(15);
+  });
+
+  it('audits a page\'s records one sealed entry each, naming every id, reading the chain\'s head once for the page', async () => {
+    const { engine, feed, db, service } = await setup();
+    await seedPractice(service, 10);
+    const { result: outcome, sql } = await statementsRunAsync(db.$client, () => engine.pullPage(feed, 30));
+    expect(outcome).toMatchObject({ kind: 'applied', applied: 30, hasMore: false });
+    const received = db.select().from(audit_log).all().filter((entry) => entry.action === 'receive');
+    const written = [...db.select({ id: patients.id }).from(patients).all().map((r) => r.id), ...engine.localIds('insurance_cards', (await service.list('insurance_cards', { limit: 100 })).data.map((c) => c.id))];
+    expect(received.map((entry) => entry.record_id)).toEqual(expect.arrayContaining(written));
+    expect(received).toHaveLength(30);
+    expect(new Set(received.map((entry) => entry.record_id)).size).toBe(30);
+    expect(received.every((entry) => entry.hash)).toBe(true);
+    expect(reading(sql, 'sqlite_sequence')).toHaveLength(1);
+    expect(desk!.host.audit.verify()).toMatchObject({ intact: true });
+    // An id that is not one is refused before anything of the call is written.
+    const before = db.select().from(audit_log).all().length;
+    expect(() => desk!.host.audit.appendAll('receive', [written[0], 'Jane Doe'])).toThrow(/not valid/);
+    expect(db.select().from(audit_log).all()).toHaveLength(before);
   });
 
   it('is idempotent when the feed repeats or goes backwards, and starts again on 410 without duplicating', async () => {
