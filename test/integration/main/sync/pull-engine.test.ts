@@ -104,7 +104,7 @@ describe('pull engine', () => {
     expect(db.select().from(patients).all()).toHaveLength(15);
   });
 
-  it('audits a page\'s records one sealed entry each, naming every id, reading the chain\'s head once for the page', async () => {
+  it('audits a page\'s records one sealed entry each, naming every id, reading the chain\'s head once for the page; their upstream ids kept in one write', async () => {
     const { engine, feed, db, service } = await setup();
     await seedPractice(service, 10);
     const { result: outcome, sql } = await statementsRunAsync(db.$client, () => engine.pullPage(feed, 30));
@@ -116,6 +116,12 @@ describe('pull engine', () => {
     expect(new Set(received.map((entry) => entry.record_id)).size).toBe(30);
     expect(received.every((entry) => entry.hash)).toBe(true);
     expect(reading(sql, 'sqlite_sequence')).toHaveLength(1);
+    // The upstream ids the records came with are kept for the service in one write for the page, each with its record.
+    expect(reading(sql, 'remote_ids').filter((text) => /^\s*insert/i.test(text))).toHaveLength(1);
+    const kept = db.$client.prepare('SELECT record_id, remote_id FROM remote_ids WHERE upstream = ?').all(feed.key) as { record_id: string; remote_id: string }[];
+    expect(kept).toHaveLength(30);
+    const collectionOf = (id: string) => (id.startsWith('pat_') ? 'patients' : id.startsWith('ic_') ? 'insurance_cards' : 'electronic_eligibility_checks');
+    for (const { record_id, remote_id } of kept) expect(engine.localIds(collectionOf(record_id), [remote_id])).toEqual([record_id]);
     expect(desk!.host.audit.verify()).toMatchObject({ intact: true });
     // An id that is not one is refused before anything of the call is written.
     const before = db.select().from(audit_log).all().length;
