@@ -14,6 +14,12 @@ export interface AuditLog {
    * it defaults to the work in progress's (`actingAs`), else the log's own.
    */
   append(action: AuditAction, recordId: string, actor?: string): AuditEntry;
+  /**
+   * One entry per id, in order, chained as that many appends would be (each its own entry
+   * and seal), with the chain's head read once: a bootstrap page audits a hundred records.
+   * Every id is checked before anything is written.
+   */
+  appendAll(action: AuditAction, recordIds: readonly string[], actor?: string): AuditEntry[];
   /** Newest first, `limit` entries below `before` (a seq). */
   list(input: { limit: number; before?: number }): { data: AuditEntry[]; next_before: number | null };
   /** Checks the whole chain: intact, or the first entry changed, removed or inserted. */
@@ -54,11 +60,29 @@ export function createAuditLog(deps: { db: Db; clock: Clock; actor: string | (()
     return sealed;
   };
   const writeAlone = sqlite.transaction(write);
+  const writeAll = (entries: AuditEntry[]): AuditEntry[] => {
+    let { seq, previous } = chainHead();
+    return entries.map((entry) => {
+      const sealed = { ...entry, seq: seq++ };
+      previous = sealAuditEntry(deps.key, previous, sealed);
+      insert.run(sealed.seq, sealed.at, sealed.actor, sealed.action, sealed.record_id, previous);
+      return sealed;
+    });
+  };
+  const writeAllAlone = sqlite.transaction(writeAll);
   return {
     append(action, recordId, actor) {
       const id = parseOrThrow(AuditRecordId, recordId);
       const entry = { seq: 0, at: toTimestamp(deps.clock.now()), actor: actor ?? currentActor() ?? ownActor(), action, record_id: id };
       return sqlite.inTransaction ? write(entry) : writeAlone(entry);
+    },
+    appendAll(action, recordIds, actor) {
+      const ids = recordIds.map((recordId) => parseOrThrow(AuditRecordId, recordId));
+      const at = toTimestamp(deps.clock.now());
+      const who = actor ?? currentActor() ?? ownActor();
+      const entries = ids.map((record_id) => ({ seq: 0, at, actor: who, action, record_id }));
+      if (entries.length === 0) return [];
+      return sqlite.inTransaction ? writeAll(entries) : writeAllAlone(entries);
     },
     list({ limit, before }) {
       const rows = page.all(before ?? Number.MAX_SAFE_INTEGER, limit + 1) as AuditEntry[];

@@ -41,7 +41,7 @@ export interface PullDeps {
   clock: Clock;
   ids: IdGenerator;
   /** Each record received from elsewhere is audited as `receive` in its page's transaction. */
-  audit?: { append(action: 'receive', recordId: string): unknown };
+  audit?: { append(action: 'receive', recordId: string): unknown; appendAll?(action: 'receive', recordIds: string[]): unknown };
   /** Told after a page commits, per record it wrote, so screens refresh. */
   onRecordChanged?(change: { collection: FeedCollection; id: string }): void;
   /** Told after a page commits, per patient it created (duplicate candidates). */
@@ -187,6 +187,20 @@ export function createPullEngine(deps: PullDeps) {
   let feedKey = '';
   /** The page's upstream ids, looked up before its first record (`localIdsOf`); kept current as records are inserted. */
   let pageIds: Map<string, string | null> | null = null;
+  /** The page's new records' upstream ids (local id, upstream id), kept for the service in one statement at the page's end. */
+  let pageRemoteIds: [string, string][] | null = null;
+
+  function keepPageRemoteIds(): void {
+    if (!pageRemoteIds || pageRemoteIds.length === 0) return;
+    // As noteRemoteId, for the whole page: nothing in the page reads them back (pageIds answers).
+    preparedOnce(db, 'pull:page-note-remote-ids', () =>
+      db.$client.prepare(
+        "INSERT INTO remote_ids (upstream, record_id, remote_id) SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?) WHERE true " +
+          'ON CONFLICT (upstream, record_id) DO UPDATE SET remote_id = excluded.remote_id',
+      ),
+    ).run(feedKey, JSON.stringify(pageRemoteIds));
+    pageRemoteIds = [];
+  }
 
   function localId(collection: FeedCollection, remoteId: string): string | undefined {
     const key = pairKey(collection, remoteId);
@@ -354,7 +368,8 @@ export function createPullEngine(deps: PullDeps) {
       return 'set_aside';
     }
     insertRecord(db, collection, built.row as NewRowOf<typeof collection>);
-    noteRemoteId(db, feedKey, built.row.id as string, resource.id);
+    if (pageRemoteIds) pageRemoteIds.push([built.row.id as string, resource.id]);
+    else noteRemoteId(db, feedKey, built.row.id as string, resource.id);
     pageIds?.set(pairKey(collection, resource.id), built.row.id as string);
     clearSetAside(collection, resource.id);
     written.push({ collection, id: built.row.id as string, created: true });
@@ -382,6 +397,7 @@ export function createPullEngine(deps: PullDeps) {
       result = inTransactionWithoutFsync(db, () => {
         anySetAside = setAsideCount(db) > 0;
         pageIds = localIdsOf(db, key, idsNamedBy(page));
+        pageRemoteIds = [];
         const state = readPullState(db, key);
         let cursor = state.cursor;
         let setAsideNow = 0;
@@ -400,13 +416,16 @@ export function createPullEngine(deps: PullDeps) {
           if (written.length > 0 && anySetAside) retrySetAside(written);
         }
         // A record arriving is audited; news about one the desk holds is not (as sync's own polls).
-        for (const record of written) if (record.created) deps.audit?.append('receive', record.id);
+        keepPageRemoteIds();
+        const received = written.filter((record) => record.created).map((record) => record.id);
+        if (deps.audit?.appendAll) deps.audit.appendAll('receive', received);
+        else for (const id of received) deps.audit?.append('receive', id);
         const at = now();
         const caughtUp = !waiting && !page.has_more;
         const values = {
           cursor,
           last_pulled_at: at,
-          received: state.received + written.filter((w) => w.created).length,
+          received: state.received + received.length,
           behind: !caughtUp,
           // The last time the desk had everything the practice had: how far behind it is.
           bootstrapped_at: caughtUp ? at : state.bootstrapped_at,
@@ -417,6 +436,7 @@ export function createPullEngine(deps: PullDeps) {
     } finally {
       // Rolled back or committed, the page's lookups are no longer the store's.
       pageIds = null;
+      pageRemoteIds = null;
     }
     // A bootstrap page writes a hundred records: screens hear once per collection, not per record.
     const told = written.length > 10 ? [...new Map(written.map((w) => [w.collection, w])).values()] : written;
@@ -469,6 +489,10 @@ export function createPullEngine(deps: PullDeps) {
         throw error;
       }
       fetchAhead(feed, page, limit);
+      // node:http writes a request on the next tick, not when it is made: without this turn
+      // of the loop the early ask would leave only after the page below is written, and the
+      // upstream would serve it after, not during, that work.
+      if (ahead) await new Promise<void>((resolve) => setImmediate(resolve));
       const outcome = applyPage(feed.key, page);
       // Stopped inside the page (a record waits for this desk's push): the next call starts
       // from another cursor and asks again later; the page fetched ahead is not for it.

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Worker } from 'node:worker_threads';
 import { eq } from 'drizzle-orm';
 import { audit_log, outbox, patients, pull_set_aside } from '@src/main/db/schema';
 import { createHttpV1Client } from '@src/main/http/v1-client';
@@ -10,7 +11,7 @@ import type { ReceivedChangesPage } from '@src/shared/contract';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { startTestSandbox, type SandboxFixture } from '@test/support/sandbox-fixture';
 import { makePng } from '@test/support/images';
-import { statementsRunAsync } from '@test/support/statement-counter';
+import { reading, statementsRunAsync } from '@test/support/statement-counter';
 
 /** The pull engine against the real sandbox over loopback, into a real host database. */
 describe('pull engine', () => {
@@ -103,6 +104,31 @@ describe('pull engine', () => {
     expect(db.select().from(patients).all()).toHaveLength(15);
   });
 
+  it('audits a page\'s records one sealed entry each, naming every id, reading the chain\'s head once for the page; their upstream ids kept in one write', async () => {
+    const { engine, feed, db, service } = await setup();
+    await seedPractice(service, 10);
+    const { result: outcome, sql } = await statementsRunAsync(db.$client, () => engine.pullPage(feed, 30));
+    expect(outcome).toMatchObject({ kind: 'applied', applied: 30, hasMore: false });
+    const received = db.select().from(audit_log).all().filter((entry) => entry.action === 'receive');
+    const written = [...db.select({ id: patients.id }).from(patients).all().map((r) => r.id), ...engine.localIds('insurance_cards', (await service.list('insurance_cards', { limit: 100 })).data.map((c) => c.id))];
+    expect(received.map((entry) => entry.record_id)).toEqual(expect.arrayContaining(written));
+    expect(received).toHaveLength(30);
+    expect(new Set(received.map((entry) => entry.record_id)).size).toBe(30);
+    expect(received.every((entry) => entry.hash)).toBe(true);
+    expect(reading(sql, 'sqlite_sequence')).toHaveLength(1);
+    // The upstream ids the records came with are kept for the service in one write for the page, each with its record.
+    expect(reading(sql, 'remote_ids').filter((text) => /^\s*insert/i.test(text))).toHaveLength(1);
+    const kept = db.$client.prepare('SELECT record_id, remote_id FROM remote_ids WHERE upstream = ?').all(feed.key) as { record_id: string; remote_id: string }[];
+    expect(kept).toHaveLength(30);
+    const collectionOf = (id: string) => (id.startsWith('pat_') ? 'patients' : id.startsWith('ic_') ? 'insurance_cards' : 'electronic_eligibility_checks');
+    for (const { record_id, remote_id } of kept) expect(engine.localIds(collectionOf(record_id), [remote_id])).toEqual([record_id]);
+    expect(desk!.host.audit.verify()).toMatchObject({ intact: true });
+    // An id that is not one is refused before anything of the call is written.
+    const before = db.select().from(audit_log).all().length;
+    expect(() => desk!.host.audit.appendAll('receive', [written[0], 'Jane Doe'])).toThrow(/not valid/);
+    expect(db.select().from(audit_log).all()).toHaveLength(before);
+  });
+
   it('is idempotent when the feed repeats or goes backwards, and starts again on 410 without duplicating', async () => {
     const { engine, feed, db, service } = await setup();
     await seedPractice(service, 3);
@@ -160,6 +186,56 @@ describe('pull engine', () => {
     expect(await engine.pullPage(flaky)).toMatchObject({ kind: 'applied', applied: 1, hasMore: false });
     expect(db.select().from(patients).all().map((p) => p.remote_id)).toEqual(expect.arrayContaining(['pat_remote_1', 'pat_remote_2']));
   });
+
+  it('has the next page\'s request at the upstream before it writes this page (the early ask leaves, not only is made)', async () => {
+    // The upstream on its own thread, as a real one is in its own process: it can take the
+    // request while this thread is busy writing. It raises `asked` when the second page's
+    // request arrives; the page's audit entry (inside the page's transaction) waits for it.
+    const asked = new Int32Array(new SharedArrayBuffer(4));
+    const server = new Worker(
+      `
+      const http = require('node:http');
+      const { parentPort, workerData } = require('node:worker_threads');
+      const record = { id: 'pat_remote_1', first_name: 'Early', last_name: 'Wire', date_of_birth: '1980-01-01', created_at: '2026-11-20T10:00:00.000Z' };
+      const server = http.createServer((request, response) => {
+        const after = new URL(request.url, 'http://x').searchParams.get('after');
+        if (after) {
+          Atomics.store(workerData.asked, 0, 1);
+          Atomics.notify(workerData.asked, 0);
+        }
+        const page = after ? { data: [], next_cursor: after, has_more: false } : { data: [{ collection: 'patients', cursor: '1', record }], next_cursor: '1', has_more: true };
+        response.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(page));
+      });
+      server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));
+      parentPort.on('message', () => server.close(() => parentPort.close()));
+      `,
+      { eval: true, workerData: { asked } },
+    );
+    try {
+      const port = await new Promise<number>((resolve, reject) => server.once('message', resolve).once('error', reject));
+      desk = startTestHost({ localApi: false, hotFolder: false });
+      const client = createHttpV1Client({ baseUrl: `http://127.0.0.1:${port}`, apiKey: 'k' });
+      let arrivedWhileWriting: boolean | undefined;
+      const engine = createPullEngine({
+        db: desk.host.database.db,
+        clock: desk.host.clock,
+        ids: desk.host.ids,
+        audit: {
+          append: () => {
+            // Not a timing: a request that only leaves after this page never arrives here.
+            if (arrivedWhileWriting === undefined) arrivedWhileWriting = Atomics.wait(asked, 0, 0, 10_000) !== 'timed-out';
+          },
+        },
+      });
+      const feed: PullFeed = { key: 'wire', changes: (params) => client.changes!(params) };
+      expect(await engine.pullPage(feed, 1)).toMatchObject({ kind: 'applied', applied: 1, hasMore: true });
+      expect(arrivedWhileWriting).toBe(true);
+      expect(await engine.pullPage(feed, 1)).toMatchObject({ kind: 'applied', applied: 0, hasMore: false });
+    } finally {
+      server.postMessage('close');
+      await new Promise((resolve) => server.once('exit', resolve));
+    }
+  }, 30_000);
 
   it('sets a record that fails the schema aside with its reason, applies the rest, and moves the cursor past it', async () => {
     const { engine, db } = await setup();
