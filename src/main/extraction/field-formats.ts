@@ -271,8 +271,15 @@ const NOT_PLAN = /\b(effective|date|issued|copays?|deductible|coinsurance|admini
 /** Plan types and network words: alone they name a kind of plan or network, not the plan. */
 const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL|GOLD|SILVER|BRONZE|PLATINUM|BASIC|STANDARD|PREMIUM|PREMIER|CHOICE|PLUS|SELECT|CORE|VALUE|HIGH|LOW|INCORPORATED|INC)$/i;
 
+/** Words saying what kind of plan or network it is: a name made of these alone names no plan. */
+const PLAN_KIND = /^(PPO|HMO|POS|EPO|HDHP|HSA|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP)$/i;
+/** What may stand beside a kind word in a bare network name: "National Network", "In Network", "Medical PPO". */
+const BARE_BESIDE = /^(NATIONAL|IN|OUT|OF)$/i;
+
 function planName(raw: string): FormattedValue | null {
   if (NOT_PLAN.test(raw) || PHONE.test(raw) || isSentence(raw)) return null;
+  // A caption of its own after the plan's ("Plan Code: PPOB 12", "Plan ID: 04"): a code, not the plan's name.
+  if (/^\s*\p{L}+\s*:/u.test(raw)) return null;
   const value = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
   if (PLACEHOLDER.test(value) || /^X+$/i.test(value.replace(/[^A-Za-z]/g, ''))) return null;
   const letters = value.replace(/[^\p{L}]/gu, '').length;
@@ -285,7 +292,10 @@ function planName(raw: string): FormattedValue | null {
   if (!words.some((w) => /^\p{L}{3,}$/u.test(w.replace(/[^\p{L}]/gu, '')) && !isCaptionWord(w) && /^[\p{L}'&.+-]+$/u.test(w)) || isCaption(value)) return null;
   if (words.filter((w) => /\d/.test(w)).length >= 2) return null;
   // "PPO" or "Network" alone names the kind of plan, not the plan: a lead for a person.
-  const bare = words.length === 1 && BARE_PLAN.test(plainWord(value));
+  // So do kind and network words together ("PPO Network", "National Network", "Medical PPO").
+  const bare =
+    (words.length === 1 && BARE_PLAN.test(plainWord(value))) ||
+    (words.some((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, ''))) && words.every((w) => BARE_PLAN.test(plainWord(w)) || PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, '')) || BARE_BESIDE.test(plainWord(w))));
   return { value, fit: bare ? 0.6 : 1, repairs: 0 };
 }
 

@@ -4,6 +4,7 @@ import { asMbi, FIELD_FORMATS, type FormattedValue } from './field-formats';
 import { isCaptionWord, isCardWord, PHONE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
+import { UNSURE_AT_MOST } from '../../shared/review-threshold';
 import { matchPayerLines, payerNames } from './payer-match';
 
 export interface ParseContext {
@@ -116,11 +117,7 @@ function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Se
   return segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
 }
 
-/**
- * Below the intake's "check this" threshold: the most a value may be given without the
- * evidence that makes one sure.
- */
-export const UNSURE_AT_MOST = 0.79;
+export { UNSURE_AT_MOST };
 
 /**
  * Whether a value rests on what the standards print, so may be sure: a caption from the
