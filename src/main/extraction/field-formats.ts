@@ -273,13 +273,16 @@ const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?
 
 /** Words saying what kind of plan or network it is: a name made of these alone names no plan. */
 const PLAN_KIND = /^(PPO|HMO|POS|EPO|HDHP|HSA|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP)$/i;
+/** Caption words saying a code or a number follows, in either language. */
+const CODE_CAPTION = /^(CODES?|CODIGOS?|ID|NUMBER|NUMERO|NO|NUM|#)$/;
 /** What may stand beside a kind word in a bare network name: "National Network", "In Network", "Medical PPO". */
 const BARE_BESIDE = /^(NATIONAL|IN|OUT|OF)$/i;
 
 function planName(raw: string): FormattedValue | null {
   if (NOT_PLAN.test(raw) || PHONE.test(raw) || isSentence(raw)) return null;
-  // A caption of its own after the plan's ("Plan Code: PPOB 12", "Plan ID: 04"): a code, not the plan's name.
-  if (/^\s*\p{L}+\s*:/u.test(raw)) return null;
+  // A caption of its own after the plan's ("Plan Code: PPOB 12", "Plan ID: 04"), or words
+  // saying a code or number follows ("Plan Codes MED 676 RX 455"): a code, not the plan's name.
+  if (/^\s*\p{L}+\s*:/u.test(raw) || CODE_CAPTION.test(plainWord(raw.trim().split(/\s+/)[0] ?? ''))) return null;
   const value = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
   if (PLACEHOLDER.test(value) || /^X+$/i.test(value.replace(/[^A-Za-z]/g, ''))) return null;
   const letters = value.replace(/[^\p{L}]/gu, '').length;

@@ -1,7 +1,7 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { asMbi, FIELD_FORMATS, type FormattedValue } from './field-formats';
-import { isCaptionWord, isCardWord, PHONE } from './printed-text';
+import { isCaption, isCaptionWord, isCardWord, PHONE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { UNSURE_AT_MOST } from '../../shared/review-threshold';
@@ -169,7 +169,10 @@ function candidateFromWords(field: LabelledField, rest: string | undefined, word
 function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] {
   const out: Candidate[] = [];
   for (const hit of hits) {
-    if (hit.valueWords.length > 0 || hit.rest) {
+    // Caption words after a caption are more caption, in either language, when OCR lost the
+    // slash between them ("Grupo Group", "Nombre Name"): the value is beside or under them.
+    const captionOnly = !hit.rest && hit.valueWords.length > 0 && isCaption(hit.valueWords.map((w) => w.text).join(' '));
+    if ((hit.valueWords.length > 0 || hit.rest) && !captionOnly) {
       const c = candidateFromWords(hit.field, hit.rest, hit.valueWords, 'inline', hit.quality, hit.segment, hit);
       if (c) out.push(c);
       continue;
