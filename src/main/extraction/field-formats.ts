@@ -275,8 +275,11 @@ const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?
 const PLAN_KIND = /^(PPO|HMO|POS|EPO|HDHP|HSA|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP)$/i;
 /** Caption words saying a code or a number follows, in either language. */
 const CODE_CAPTION = /^(CODES?|CODIGOS?|ID|NUMBER|NUMERO|NO|NUM|#)$/;
-/** What may stand beside a kind word in a bare network name: "National Network", "In Network", "Medical PPO". */
-const BARE_BESIDE = /^(NATIONAL|IN|OUT|OF)$/i;
+/**
+ * What may stand beside a kind word in a bare network name ("National Network", "In Network",
+ * "Medical PPO", "PPO Plan"); a product's own word ("Select HMO", "Choice Plus PPO") makes a plan.
+ */
+const BARE_BESIDE = /^(NATIONAL|IN|OUT|OF|PLAN|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL)$/i;
 
 function planName(raw: string): FormattedValue | null {
   if (NOT_PLAN.test(raw) || PHONE.test(raw) || isSentence(raw)) return null;
@@ -298,7 +301,7 @@ function planName(raw: string): FormattedValue | null {
   // So do kind and network words together ("PPO Network", "National Network", "Medical PPO").
   const bare =
     (words.length === 1 && BARE_PLAN.test(plainWord(value))) ||
-    (words.some((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, ''))) && words.every((w) => BARE_PLAN.test(plainWord(w)) || PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, '')) || BARE_BESIDE.test(plainWord(w))));
+    (words.some((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, ''))) && words.every((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, '')) || BARE_BESIDE.test(plainWord(w))));
   return { value, fit: bare ? 0.6 : 1, repairs: 0 };
 }
 

@@ -394,15 +394,16 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
 /**
  * Whether a payer's name was read only through common words: words in many of the
  * directory's names that mostly stand inside them, after a brand ("Health", "Care",
- * "Choice"), not first as the brand does. The name's region does not count: it narrows a
- * brand, it is no brand itself.
+ * "Choice"), not first as the brand does. A state printed with them is specific ("Mississippi
+ * Children's Health Insurance Program": a state's own programme), so it counts as a word of
+ * the name's own.
  */
 function restsOnCommonWords(m: Matcher, top: Scored): boolean {
   const distinctive = (w: string) => {
     const names = m.postings.get(w)?.length ?? 0;
-    return names <= COMMON_WORD || (m.inside.get(w) ?? 0) <= names / 2;
+    return STATE_WORDS.has(w) || names <= COMMON_WORD || (m.inside.get(w) ?? 0) <= names / 2;
   };
-  return !top.seen.some((w) => !REGION_WORDS.has(w) && distinctive(w));
+  return !top.seen.some(distinctive);
 }
 
 /**

@@ -135,7 +135,7 @@ describe('a plan name is the plan, not a code or a network (issue 25)', () => {
   it('is a plan type or network words alone only as a lead: "PPO Network", "National Network", "Medical PPO"', () => {
     for (const bare of ['PPO', 'PPO Network', 'National Network', 'In-Network', 'Medical PPO', 'HMO Plan']) expect(FIELD_FORMATS.plan_name(bare)?.fit, bare).toBeLessThan(1);
     // A plan's own words beside them make a plan: "Choice Plus", "Open Access Plus", "Gold 1500 PPO".
-    for (const plan of ['Choice Plus', 'Open Access Plus', 'Gold 1500 PPO', 'Blue Advantage HMO']) expect(FIELD_FORMATS.plan_name(plan)?.fit, plan).toBe(1);
+    for (const plan of ['Choice Plus', 'Open Access Plus', 'Gold 1500 PPO', 'Blue Advantage HMO', 'Select HMO', 'Choice Plus PPO', 'Premier PPO']) expect(FIELD_FORMATS.plan_name(plan)?.fit, plan).toBe(1);
   });
 
   it('is never a line of plan codes, nor what follows another caption that starts with "Plan" ("Plan Code:", "Plan ID:")', () => {

@@ -197,7 +197,7 @@ describe('a payer is sure only on evidence that holds on any card (issue 25)', (
   // "Care" and "Choice" are in the real directory.
   const brands = ['Alder', 'Birchwood', 'Cedarline', 'Dogwood', 'Elmstead', 'Fernhill', 'Glenmark', 'Hawthorn', 'Ironwood', 'Juniper', 'Kestrel', 'Larchmont', 'Maplecrest', 'Northgate', 'Oakhurst', 'Pinecrest', 'Quarrystone', 'Redfern', 'Sprucefield', 'Thornbury'];
   const made = (name: string, i: number) => ({ id: `ent_test_${i}`, name, payer_id: `QZ${String(i).padStart(3, '0')}` });
-  const names = [...brands.flatMap((b) => [`${b} Community Health`, `${b} Choice`]), 'Community Health Choice', 'Bluebell Health of Ohio'];
+  const names = [...brands.flatMap((b) => [`${b} Community Health`, `${b} Choice`]), 'Community Health Choice', 'Bluebell Health of Ohio', 'Ohio Community Health Choice'];
   const directory = names.map(made);
   const read = (...texts: string[]) => matchPayerLines(texts.map((text, i) => ({ text, confidence: 0.95, header: i < 2 })), directory);
 
@@ -205,6 +205,12 @@ describe('a payer is sure only on evidence that holds on any card (issue 25)', (
     const match = read('LARKSPUR MEDICAL GROUP', 'Member JANE Q SAMPLE', 'ID 123456789', 'Ask about your community health choice network benefits');
     expect(match?.entity.name).toBe('Community Health Choice');
     expect(match!.score).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('is sure of common words with the state they name printed with them (a state’s own programme)', () => {
+    const match = read('OHIO COMMUNITY HEALTH CHOICE', 'Member JANE Q SAMPLE');
+    expect(match?.entity.name).toBe('Ohio Community Health Choice');
+    expect(match!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 
   it('is sure of a name with a word of its own (a brand), printed in full', () => {
