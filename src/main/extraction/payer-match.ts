@@ -401,10 +401,15 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
 function restsOnCommonWords(m: Matcher, top: Scored): boolean {
   const distinctive = (w: string) => {
     const names = m.postings.get(w)?.length ?? 0;
-    return STATE_WORDS.has(w) || names <= COMMON_WORD || (m.inside.get(w) ?? 0) <= names / 2;
+    return names <= COMMON_WORD || (m.inside.get(w) ?? 0) <= names / 2;
   };
-  return !top.seen.some(distinctive);
+  // A state seen whole: "New York" is both its words ("New" alone is no state).
+  const stateSeen = STATE_NAME_WORDS.some((state) => state.every((w) => top.seen.includes(w)));
+  return !stateSeen && !top.seen.some(distinctive);
 }
+
+/** Each state's name as the matcher's words ("new york" is ["new", "york"]). */
+const STATE_NAME_WORDS = Object.values(US_STATES).map((state) => state.split(' ').filter((w) => w.length > 0 && !FILLER.has(w)));
 
 /**
  * Whether the card prints a state that is not the regional payer's own: a Blue plan's logo

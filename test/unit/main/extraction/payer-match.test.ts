@@ -197,7 +197,8 @@ describe('a payer is sure only on evidence that holds on any card (issue 25)', (
   // "Care" and "Choice" are in the real directory.
   const brands = ['Alder', 'Birchwood', 'Cedarline', 'Dogwood', 'Elmstead', 'Fernhill', 'Glenmark', 'Hawthorn', 'Ironwood', 'Juniper', 'Kestrel', 'Larchmont', 'Maplecrest', 'Northgate', 'Oakhurst', 'Pinecrest', 'Quarrystone', 'Redfern', 'Sprucefield', 'Thornbury'];
   const made = (name: string, i: number) => ({ id: `ent_test_${i}`, name, payer_id: `QZ${String(i).padStart(3, '0')}` });
-  const names = [...brands.flatMap((b) => [`${b} Community Health`, `${b} Choice`]), 'Community Health Choice', 'Bluebell Health of Ohio', 'Ohio Community Health Choice'];
+  // and twenty plans "of New York" make that state's words common too.
+  const names = [...brands.flatMap((b) => [`${b} Community Health`, `${b} Choice`, `${b} Care of New York`]), 'Community Health Choice', 'Bluebell Health of Ohio', 'Ohio Community Health Choice', 'Community Health Choice of New York'];
   const directory = names.map(made);
   const read = (...texts: string[]) => matchPayerLines(texts.map((text, i) => ({ text, confidence: 0.95, header: i < 2 })), directory);
 
@@ -211,6 +212,10 @@ describe('a payer is sure only on evidence that holds on any card (issue 25)', (
     const match = read('OHIO COMMUNITY HEALTH CHOICE', 'Member JANE Q SAMPLE');
     expect(match?.entity.name).toBe('Ohio Community Health Choice');
     expect(match!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    // A state of two words, both printed.
+    const two = read('COMMUNITY HEALTH CHOICE OF NEW YORK', 'Member JANE Q SAMPLE');
+    expect(two?.entity.name).toBe('Community Health Choice of New York');
+    expect(two!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 
   it('is sure of a name with a word of its own (a brand), printed in full', () => {
