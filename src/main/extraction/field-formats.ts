@@ -261,7 +261,11 @@ function memberName(raw: string): FormattedValue | null {
   const captions = parts.filter((p) => p.length >= 3 && isCaptionWord(p) && !NAME_PARTICLE.test(p)).length;
   if (captions * 2 > parts.length || parts.some((p) => p.length >= 2 && isCardWord(p) && !isCaptionWord(p))) return null;
   if (parts.join('').replace(/[.'-]/g, '').length < 4) return null;
-  const fit = parts.length <= 4 && parts.filter((p) => p.replace(/\./g, '').length > 1).length >= 2 ? 1 : 0.7;
+  // FIRST [M] LAST: an initial stands in the middle. A first name of one letter before more
+  // words ("J UIS NGUYEN" of "NGUYEN, LUIS") is likelier a letter split off by the OCR than
+  // a person who goes by an initial: a lead to check.
+  const initialFirst = parts.length >= 3 && /^\p{L}$/u.test(parts[0]);
+  const fit = parts.length <= 4 && !initialFirst && parts.filter((p) => p.replace(/\./g, '').length > 1).length >= 2 ? 1 : 0.7;
   return { value: parts.join(' '), fit, repairs };
 }
 

@@ -131,6 +131,15 @@ describe('Medicare ids, phone numbers and template placeholders', () => {
   });
 });
 
+describe('a name has the shape names are printed in (issue 25)', () => {
+  it('is FIRST [M] LAST: a one-letter first name before more words is a letter split off, only a lead', () => {
+    expect(FIELD_FORMATS.member_name('NGUYEN, J UIS')?.fit).toBeLessThan(1);
+    expect(FIELD_FORMATS.member_name('J UIS NGUYEN')?.fit).toBeLessThan(1);
+    expect(FIELD_FORMATS.member_name('NGUYEN, LUIS J')).toMatchObject({ value: 'LUIS J NGUYEN', fit: 1 });
+    expect(FIELD_FORMATS.member_name('LUIS J NGUYEN')?.fit).toBe(1);
+  });
+});
+
 describe('a plan name is the plan, not a code or a network (issue 25)', () => {
   it('is a plan type or network words alone only as a lead: "PPO Network", "National Network", "Medical PPO"', () => {
     for (const bare of ['PPO', 'PPO Network', 'National Network', 'In-Network', 'Medical PPO', 'HMO Plan']) expect(FIELD_FORMATS.plan_name(bare)?.fit, bare).toBeLessThan(1);
