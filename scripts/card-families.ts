@@ -105,6 +105,14 @@ const PBMS = [
 
 const EMPLOYERS = ['Contoso Manufacturing', 'Fabrikam Foods', 'Northwind Traders', 'Tailspin Logistics', 'Woodgrove Schools', 'Litware County', 'Adatum Hospital Group', 'Proseware Inc.'];
 
+/** Notices printed beside a member's name: prior approval, referrals, identification. */
+const NOTICES = [
+  'Prior approval required for specialist visits.',
+  'Referral from your PCP is required before specialist care.',
+  'Show this card and a photo ID at every visit.',
+  'Notice: preauthorization needed for imaging and surgery.',
+];
+
 const SENTENCES = [
   'Prior authorization required for inpatient admissions and advanced imaging.',
   'Present this card at the time of service. Possession does not guarantee eligibility.',
@@ -272,6 +280,8 @@ type Field = ExtractedFieldName;
 export class Painter {
   readonly ctx: SKRSContext2D;
   readonly printed = new Set<Field>();
+  /** Every string printed on the card, in order: what a family prints, for its tests. */
+  readonly drawn: string[] = [];
   constructor(
     readonly canvas: Canvas,
     readonly font: string,
@@ -292,6 +302,7 @@ export class Painter {
   /** Text at (x, baseline y), shrunk to fit maxW; returns the width drawn. */
   text(s: string, x: number, y: number, size: number, o: { color?: string; bold?: boolean; italic?: boolean; font?: string; maxW?: number; align?: 'left' | 'right' | 'center' } = {}): number {
     if (!s) return 0;
+    this.drawn.push(s);
     const ctx = this.ctx;
     const face = o.font ?? this.font;
     const set = (px: number) => (ctx.font = `${o.italic ? 'italic ' : ''}${o.bold ? 'bold ' : ''}${px}px "${face}"`);
@@ -859,6 +870,33 @@ export const FAMILIES: readonly Family[] = [
       p.smallPrint(footerLines(r, d), 360, 580, 18);
     },
   },
+  {
+    name: 'bilingual-codes-copay',
+    split: 'tuning',
+    models:
+      'kinds the unseen real cards showed (issue 25): captions in Spanish and English over the values ("Nombre / Name"), a prior-approval notice under the name, the payer only in its logo with its website, a line of plan codes under the plan, a copay table beside the Rx block',
+    kind: 'commercial',
+    draw(p, r) {
+      const d = p.d;
+      p.fill(bg(r));
+      // The website under the logo's last line (a two-line logo: the region under the brand).
+      const logoH = p.logo(40, 62, 42, { font: r.pick(['C059', 'Z003', 'URW Gothic']) });
+      p.text(d.payer.website, 40, 62 + logoH + (logoH > 42 ? 8 : 22), 18, { color: '#555555' });
+      p.below('member_name', r.pick(['Nombre / Name', 'Name / Nombre', 'Nombre del miembro / Member Name']), d.printedName, 40, 176, { size: 28, maxW: 500 });
+      p.text(r.pick(NOTICES), 40, 250, 17, { color: '#333333', maxW: 500 });
+      p.below('member_id', r.pick(['Número de identificación / ID', 'ID de miembro / Member ID', 'Member ID / ID de miembro']), d.truth.member_id, 40, 296, { size: 28 });
+      p.below('group_number', r.pick(['Grupo / Group', 'Group / Grupo']), d.truth.group_number, 40, 380, { size: 28 });
+      p.below('plan_name', r.pick(['Plan', 'Plan / Plan', 'Nombre del plan / Plan Name']), d.truth.plan_name, 580, 168, { size: 28, maxW: 400 });
+      p.text(`Plan Codes ${r.pick(['BC', 'MED', 'PC'])} ${r.digits(3)} ${r.pick(['BS', 'RX', 'DN'])} ${r.digits(3)}`, 580, 240, 18, { color: '#444444' });
+      const end = rxBlock(p, r, 40, 468, { size: 24, step: 38, cap: 20 });
+      // The copay table on the Rx block's rows, to its right: "Specialist $40" beside "RxGRP".
+      copayLines(r).forEach(([k, v], i) => {
+        p.text(k, 580, 468 + i * 38, 22);
+        p.text(v, 900, 468 + i * 38, 22, { align: 'right' });
+      });
+      p.text(d.payer.phone, CARD_W - 40, Math.max(end, 620), 16, { color: '#555555', align: 'right' });
+    },
+  },
   // ---- held-out: whole kinds of card the reader is never tuned on ----
   {
     name: 'bilingual-es',
@@ -1139,11 +1177,16 @@ export function familiesOf(split: Split): Family[] {
 
 /** Draws one card face of a family; the truth is what it printed, '' for the rest. */
 export function renderFamily(family: Family, r: Rng, d: CardData): Canvas {
+  return paintFamily(family, r, d).canvas;
+}
+
+/** `renderFamily`, with the painter: what was printed where. */
+export function paintFamily(family: Family, r: Rng, d: CardData): Painter {
   const [w, h] = family.portrait ? [CARD_H, CARD_W] : [CARD_W, CARD_H];
   const p = new Painter(createCanvas(w, h), d.payer.font, d);
   family.draw(p, r);
   for (const field of Object.keys(d.truth) as Field[]) if (!p.printed.has(field)) d.truth[field] = '';
-  return p.canvas;
+  return p;
 }
 
 /** Display fonts the families use by name; missing ones are a clear error, never a silent fallback. */

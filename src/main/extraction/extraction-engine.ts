@@ -5,9 +5,9 @@ import { decodeBarcodes as decodeWithZxing, type DecodedBarcode } from './barcod
 import { REVIEW_BELOW } from '../../shared/review-threshold';
 import { pageText, segmentPage } from './card-layout';
 import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
-import { FIELD_FORMATS } from './field-formats';
+import { FIELD_FORMATS, type FormattedValue } from './field-formats';
 import type { LabelledField } from './field-labels';
-import { readCardFields, type FieldSources } from './field-parser';
+import { readCardFields, UNSURE_AT_MOST, type FieldSource, type FieldSources } from './field-parser';
 import { createOcrWorker, type OcrBox, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
 import { crop, enlargeRegion, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
@@ -212,6 +212,40 @@ const CROSS_CHECK_BELOW = 0.92;
 /** Two readings that disagree: below "check this". */
 const DISAGREED = 0.7;
 
+/**
+ * The confidence of a value read again, closer, that replaces the first reading. It carries
+ * what the first carried for caption and layout (or, for a name found under a member caption
+ * in the closer look, what a captioned value carries), but it is never surer than the
+ * evidence allows: a value the parser held under "check this" (no standard caption, a loose
+ * shape, a repair, found by position) stays there however clearly the closer look reads it,
+ * because a clearer reading of the same pixels says nothing about the caption or the shape.
+ * A name newly found under its caption may be sure only when it has the standard shape read
+ * as printed, as a labelled value must.
+ */
+export function rereadConfidence(
+  first: { confidence: number; source: Pick<FieldSource, 'ocr' | 'sureAtMost'> },
+  again: { formatted: FormattedValue; sure: number; captioned: boolean },
+): { confidence: number; sureAtMost: number } {
+  const carried = again.captioned ? CAPTIONED : first.confidence / Math.max(0.01, first.source.ocr);
+  const shaped = again.formatted.fit >= 1 && again.formatted.repairs === 0;
+  const sureAtMost = shaped && (again.captioned || first.source.sureAtMost > UNSURE_AT_MOST) ? 1 : UNSURE_AT_MOST;
+  const confidence = Math.min(sureAtMost, again.sure * again.formatted.fit * 0.97 ** again.formatted.repairs * carried);
+  return { confidence: Math.round(confidence * 100) / 100, sureAtMost };
+}
+
+/**
+ * The last word on every OCR value: none is surer than its evidence allows, whichever
+ * reading, re-read or merge it came through. One place, so that a step added later cannot
+ * lift a held value over "check this" by accident.
+ */
+export function holdToEvidence(read: { fields: ExtractedFields; sources: FieldSources }): void {
+  for (const name of EXTRACTED_FIELDS) {
+    const field = read.fields[name];
+    const source = read.sources[name];
+    if (field && source && field.confidence > source.sureAtMost) field.confidence = source.sureAtMost;
+  }
+}
+
 /** How near the region's border (share of its width) a word counts as running into it; cards print a margin. */
 const AT_BORDER = 0.004;
 
@@ -314,9 +348,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       const sure = words.reduce((sum, w) => sum + w.confidence, 0) / words.length / 100;
       // Under its caption the line is the name; otherwise the closer reading must be clearly surer.
       if (formatted.value === current.value || sure < source.ocr + (captioned ? 0 : REREAD_MARGIN)) continue;
-      const carried = captioned ? CAPTIONED : current.confidence / Math.max(0.01, source.ocr);
-      const confidence = Math.min(1, sure * formatted.fit * 0.97 ** formatted.repairs * carried);
-      read.fields[field] = { value: formatted.value, confidence: Math.round(confidence * 100) / 100 };
+      const again = rereadConfidence({ confidence: current.confidence, source }, { formatted, sure, captioned });
+      read.fields[field] = { value: formatted.value, confidence: again.confidence };
+      read.sources[field] = { ...source, sureAtMost: again.sureAtMost };
     }
     return done;
   }
@@ -520,6 +554,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     if ((prepared[0].enlarged ?? 1) >= FEW_PIXELS) lessSure(0.9);
     // On the confidence the desk will see, after the photo's own discounts.
     ran.push(...(await crossCheck(ocr, read, prepared)));
+    holdToEvidence(read);
     log(`extraction: ${images.length} photo(s), ${Object.keys(fields).length} field(s), passes ${ran.join('+')}, ${Date.now() - started} ms`);
     // A missing member id is said, not left out: blank, with no confidence, to be typed.
     if (!id) fields.member_id = { value: '', confidence: 0 };

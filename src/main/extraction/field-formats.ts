@@ -261,7 +261,11 @@ function memberName(raw: string): FormattedValue | null {
   const captions = parts.filter((p) => p.length >= 3 && isCaptionWord(p) && !NAME_PARTICLE.test(p)).length;
   if (captions * 2 > parts.length || parts.some((p) => p.length >= 2 && isCardWord(p) && !isCaptionWord(p))) return null;
   if (parts.join('').replace(/[.'-]/g, '').length < 4) return null;
-  const fit = parts.length <= 4 && parts.filter((p) => p.replace(/\./g, '').length > 1).length >= 2 ? 1 : 0.7;
+  // FIRST [M] LAST: an initial stands in the middle. A first name of one letter before more
+  // words ("J UIS NGUYEN" of "NGUYEN, LUIS") is likelier a letter split off by the OCR than
+  // a person who goes by an initial: a lead to check.
+  const initialFirst = parts.length >= 3 && /^\p{L}$/u.test(parts[0]);
+  const fit = parts.length <= 4 && !initialFirst && parts.filter((p) => p.replace(/\./g, '').length > 1).length >= 2 ? 1 : 0.7;
   return { value: parts.join(' '), fit, repairs };
 }
 
@@ -271,8 +275,21 @@ const NOT_PLAN = /\b(effective|date|issued|copays?|deductible|coinsurance|admini
 /** Plan types and network words: alone they name a kind of plan or network, not the plan. */
 const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL|GOLD|SILVER|BRONZE|PLATINUM|BASIC|STANDARD|PREMIUM|PREMIER|CHOICE|PLUS|SELECT|CORE|VALUE|HIGH|LOW|INCORPORATED|INC)$/i;
 
+/** Words saying what kind of plan or network it is: a name made of these alone names no plan. */
+const PLAN_KIND = /^(PPO|HMO|POS|EPO|HDHP|HSA|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP)$/i;
+/** Caption words saying a code or a number follows, in either language. */
+const CODE_CAPTION = /^(CODES?|CODIGOS?|ID|NUMBER|NUMERO|NO|NUM|#)$/;
+/**
+ * What may stand beside a kind word in a bare network name ("National Network", "In Network",
+ * "Medical PPO", "PPO Plan"); a product's own word ("Select HMO", "Choice Plus PPO") makes a plan.
+ */
+const BARE_BESIDE = /^(NATIONAL|IN|OUT|OF|PLAN|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL)$/i;
+
 function planName(raw: string): FormattedValue | null {
   if (NOT_PLAN.test(raw) || PHONE.test(raw) || isSentence(raw)) return null;
+  // A caption of its own after the plan's ("Plan Code: PPOB 12", "Plan ID: 04"), or words
+  // saying a code or number follows ("Plan Codes MED 676 RX 455"): a code, not the plan's name.
+  if (/^\s*\p{L}+\s*:/u.test(raw) || CODE_CAPTION.test(plainWord(raw.trim().split(/\s+/)[0] ?? ''))) return null;
   const value = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
   if (PLACEHOLDER.test(value) || /^X+$/i.test(value.replace(/[^A-Za-z]/g, ''))) return null;
   const letters = value.replace(/[^\p{L}]/gu, '').length;
@@ -285,7 +302,10 @@ function planName(raw: string): FormattedValue | null {
   if (!words.some((w) => /^\p{L}{3,}$/u.test(w.replace(/[^\p{L}]/gu, '')) && !isCaptionWord(w) && /^[\p{L}'&.+-]+$/u.test(w)) || isCaption(value)) return null;
   if (words.filter((w) => /\d/.test(w)).length >= 2) return null;
   // "PPO" or "Network" alone names the kind of plan, not the plan: a lead for a person.
-  const bare = words.length === 1 && BARE_PLAN.test(plainWord(value));
+  // So do kind and network words together ("PPO Network", "National Network", "Medical PPO").
+  const bare =
+    (words.length === 1 && BARE_PLAN.test(plainWord(value))) ||
+    (words.some((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, ''))) && words.every((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, '')) || BARE_BESIDE.test(plainWord(w))));
   return { value, fit: bare ? 0.6 : 1, repairs: 0 };
 }
 

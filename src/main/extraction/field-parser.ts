@@ -1,9 +1,10 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { asMbi, FIELD_FORMATS, type FormattedValue } from './field-formats';
-import { isCaptionWord, isCardWord, PHONE } from './printed-text';
+import { isCaption, isCaptionWord, isCardWord, PHONE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
+import { UNSURE_AT_MOST } from '../../shared/review-threshold';
 import { matchPayerLines, payerNames } from './payer-match';
 
 export interface ParseContext {
@@ -27,6 +28,11 @@ interface Candidate {
   label?: Segment;
   /** Where the caption's own words were read: a value's place beside it says whether its start was lost. */
   labelBox?: OcrBox;
+  /**
+   * The value rests on a standard caption and the standard shape, each read as printed, and
+   * nothing since has put it in doubt: only then may it be sure, now or after a closer look.
+   */
+  evidenced?: boolean;
 }
 
 interface LabelHit {
@@ -111,11 +117,7 @@ function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Se
   return segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
 }
 
-/**
- * Below the intake's "check this" threshold: the most a value may be given without the
- * evidence that makes one sure.
- */
-export const UNSURE_AT_MOST = 0.79;
+export { UNSURE_AT_MOST };
 
 /**
  * Whether a value rests on what the standards print, so may be sure: a caption from the
@@ -127,13 +129,20 @@ function isEvidenced(source: Source, quality: number, formatted: FormattedValue)
   return source !== 'unlabelled' && quality >= 1 && formatted.fit >= 1 && formatted.repairs === 0;
 }
 
+/** Something put the value in doubt after it was read: held under "check this" for good. */
+function doubt(c: Candidate): void {
+  c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
+  c.evidenced = false;
+}
+
 function candidate(field: LabelledField, raw: string, words: OcrWord[], source: Source, quality: number, segment: Segment, label?: LabelHit): Candidate | null {
   const formatted = FIELD_FORMATS[field](raw);
   if (!formatted) return null;
   const ocr = meanConfidence(words);
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
-  if (!isEvidenced(source, quality, formatted)) confidence = Math.min(confidence, UNSURE_AT_MOST);
-  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined };
+  const evidenced = isEvidenced(source, quality, formatted);
+  if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);
+  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, evidenced };
 }
 
 /**
@@ -160,7 +169,10 @@ function candidateFromWords(field: LabelledField, rest: string | undefined, word
 function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] {
   const out: Candidate[] = [];
   for (const hit of hits) {
-    if (hit.valueWords.length > 0 || hit.rest) {
+    // Caption words after a caption are more caption, in either language, when OCR lost the
+    // slash between them ("Grupo Group", "Nombre Name"): the value is beside or under them.
+    const captionOnly = !hit.rest && hit.valueWords.length > 0 && isCaption(hit.valueWords.map((w) => w.text).join(' '));
+    if ((hit.valueWords.length > 0 || hit.rest) && !captionOnly) {
       const c = candidateFromWords(hit.field, hit.rest, hit.valueWords, 'inline', hit.quality, hit.segment, hit);
       if (c) out.push(c);
       continue;
@@ -485,7 +497,20 @@ function pageRows(segments: Segment[]): Segment[][] {
 }
 
 /** Where each field's value was read: which photo, and its box on the prepared image. */
-export type FieldSources = Partial<Record<ExtractedFieldName, { page: number; box: OcrBox; ocr: number }>>;
+export type FieldSources = Partial<Record<ExtractedFieldName, FieldSource>>;
+
+export interface FieldSource {
+  page: number;
+  box: OcrBox;
+  /** The OCR's own confidence in the value's words, 0..1. */
+  ocr: number;
+  /**
+   * The most any later step (a closer look, a merge of readings) may make this value's
+   * confidence: 1 when it rests on a standard caption and shape, else `UNSURE_AT_MOST`. Two
+   * readings of the same pixels agreeing are not evidence of the caption or the shape.
+   */
+  sureAtMost: number;
+}
 
 /** The pharmacy block's lines in the order NCPDP's pharmacy ID card guide prints them. */
 const RX_ORDER = ['rx_bin', 'rx_pcn', 'rx_group'] as const;
@@ -547,7 +572,7 @@ function rxBlockByPosition(segments: Segment[], hits: LabelHit[], best: Map<Labe
       const words = captioned.has(line) ? undefined : misreadCaption(line);
       if (!words || best.has(field)) return;
       const c = candidate(field, words.map((w) => w.text).join(' '), words, 'unlabelled', 1, line);
-      if (c) best.set(field, { ...c, confidence: Math.min(c.confidence, BY_POSITION_AT_MOST) });
+      if (c) best.set(field, { ...c, confidence: Math.min(c.confidence, BY_POSITION_AT_MOST), evidenced: false });
     });
   }
 }
@@ -576,7 +601,7 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     if (!current || c.confidence > current.confidence) best.set(c.field, c);
   }
 
-  for (const c of best.values()) if (startLost(c, candidates, segments)) c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
+  for (const c of best.values()) if (startLost(c, candidates, segments)) doubt(c);
 
   rxBlockByPosition(segments, hits, best);
 
@@ -593,7 +618,9 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
   } else if (best.has('member_id') && segments.some((s) => s.words.some((w) => /^PREFIX$/i.test(w.text.replace(/[^A-Za-z]/g, ''))))) {
     // The card prints a prefix column that could not be joined to the number: the id
     // read is likely missing its prefix.
-    best.get('member_id')!.confidence *= 0.7;
+    const id = best.get('member_id')!;
+    id.confidence *= 0.7;
+    doubt(id);
   }
 
   const bottoms = pages.map((_, i) => Math.max(0, ...segments.filter((s) => s.page === i).map((s) => s.bbox.y1)));
@@ -639,9 +666,12 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     if (!c) continue;
     // A value that runs to the edge of the photo may go on past it: "MEDDAD" of "MEDDADV".
     const width = pages[c.segment.page]?.width ?? 0;
-    if (width > 0 && c.box.x1 >= width * 0.985) c.confidence *= 0.8;
+    if (width > 0 && c.box.x1 >= width * 0.985) {
+      c.confidence *= 0.8;
+      doubt(c);
+    }
     fields[name] = { value: c.value, confidence: round2(c.confidence) };
-    sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr };
+    sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr, sureAtMost: c.evidenced ? 1 : UNSURE_AT_MOST };
   }
   if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98), evidence: payer.evidence };
   return { fields, sources };

@@ -1,4 +1,5 @@
 import type { ClearinghouseEntity } from '../../shared/contract';
+import { UNSURE_AT_MOST } from '../../shared/review-threshold';
 import { withDirectoryFacts, type PayerEntry } from '../../shared/payers/payer-directory';
 import { normalizePayerText, PAYER_FILLER_WORDS, spellOutPayerBrands, US_STATES } from '../../shared/payers/payer-search';
 import { withinOneEdit } from './field-labels';
@@ -180,6 +181,8 @@ interface Scored {
   regionLeftOut: boolean;
   /** The card's words the name was found in, for the desk to see what the match rests on. */
   printed?: string;
+  /** The name's words read on the card (all of them for a name read run together). */
+  seen: string[];
 }
 
 function sharedBy(m: Matcher, words: string[]): number {
@@ -260,7 +263,8 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
       total += weight;
       got += weight * (whole ? 1 : (found.get(w) ?? 0));
     }
-    if (total > 0) out.push({ entry: doc.entry, name: doc.name, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, doc.words.filter((w) => found.has(w) || whole)), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)) });
+    const seen = doc.words.filter((w) => found.has(w) || whole);
+    if (total > 0) out.push({ entry: doc.entry, name: doc.name, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, seen), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)), seen });
   }
   return out;
 }
@@ -379,7 +383,44 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
   // out ("MEDICARE ADVANTAGE PPO" is in the names of many regional plans): a guess, like a rival.
   const regionGuessed = top.regionLeftOut && top.sharedBy > 1;
   const score = top.coverage * (rival || twinned || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.5 : 1);
-  return { top, score, best };
+  // Sure needs evidence that holds on any card, not only the words of a name turning up:
+  // a name read only through words many payers' names share ("Community", "Health",
+  // "Choice": a sentence of the fine print can hold them), or a regional payer whose state
+  // is not the one the card prints, is a lead for a person to check.
+  const held = restsOnCommonWords(m, top) || otherStatePrinted(top, lineWords);
+  return { top, score: held ? Math.min(score, UNSURE_AT_MOST) : score, best };
+}
+
+/**
+ * Whether a payer's name was read only through common words: words in many of the
+ * directory's names that mostly stand inside them, after a brand ("Health", "Care",
+ * "Choice"), not first as the brand does. A state printed with them is specific ("Mississippi
+ * Children's Health Insurance Program": a state's own programme), so it counts as a word of
+ * the name's own.
+ */
+function restsOnCommonWords(m: Matcher, top: Scored): boolean {
+  const distinctive = (w: string) => {
+    const names = m.postings.get(w)?.length ?? 0;
+    return names <= COMMON_WORD || (m.inside.get(w) ?? 0) <= names / 2;
+  };
+  // A state seen whole: "New York" is both its words ("New" alone is no state).
+  const stateSeen = STATE_NAME_WORDS.some((state) => state.every((w) => top.seen.includes(w)));
+  return !stateSeen && !top.seen.some(distinctive);
+}
+
+/** Each state's name as the matcher's words ("new york" is ["new", "york"]). */
+const STATE_NAME_WORDS = Object.values(US_STATES).map((state) => state.split(' ').filter((w) => w.length > 0 && !FILLER.has(w)));
+
+/**
+ * Whether the card prints a state that is not the regional payer's own: a Blue plan's logo
+ * names its state ("BlueCross BlueShield" / "Illinois"), and a plan of another state that
+ * matched on the brand's words is not the card's payer, however fully they were read.
+ */
+function otherStatePrinted(top: Scored, lineWords: readonly string[][]): boolean {
+  const own = top.words.filter((w) => STATE_WORDS.has(w));
+  if (own.length === 0) return false;
+  const printed = new Set(lineWords.flat().filter((w) => STATE_WORDS.has(w)));
+  return printed.size > 0 && !own.some((w) => printed.has(w));
 }
 
 /** The payer the card's web address names, looked up in the directory by name (and state). */

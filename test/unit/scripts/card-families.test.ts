@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { cardData, FAMILIES, familiesOf, MBI_SHAPE, payerPools, renderFamily, rngFrom, type CardTruth, type Family } from '../../../scripts/card-families';
+import { cardData, FAMILIES, familiesOf, MBI_SHAPE, paintFamily, payerPools, renderFamily, rngFrom, type CardTruth, type Family } from '../../../scripts/card-families';
 import { generateCards, writeCardSet } from '../../../scripts/generate-cards';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 
@@ -28,6 +28,24 @@ describe('the card generator: layout families', () => {
     expect(new Set(FAMILIES.map((f) => f.name)).size).toBe(FAMILIES.length);
     expect(tuning.filter((n) => heldOut.includes(n))).toEqual([]);
     for (const f of FAMILIES) expect(f.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it('tunes on the kinds of print the unseen real cards showed (issue 25): bilingual captions, a notice by the name, plan codes, a logo-only payer with its website, copays beside the Rx block', () => {
+    const printed = familiesOf('tuning').flatMap((family) =>
+      [1, 2, 3].map((seed) => {
+        const r = rngFrom(seed * 17 + family.name.length);
+        const d = cardData(r, family.kind, fonts);
+        return { drawn: paintFamily(family, r, d).drawn, website: d.payer.website };
+      }),
+    );
+    const some = (test: (card: (typeof printed)[number]) => boolean) => printed.some(test);
+    expect(some((c) => c.drawn.some((t) => /^Nombre( del miembro)? \/ (Member )?Name$|^Name \/ Nombre$/.test(t)))).toBe(true);
+    expect(some((c) => c.drawn.some((t) => /prior approval|referral .* required/i.test(t)))).toBe(true);
+    expect(some((c) => c.drawn.some((t) => /^Plan Codes [A-Z]+ \d{3} [A-Z]+ \d{3}$/.test(t)))).toBe(true);
+    // The website printed on its own line, the name only in the logo.
+    expect(some((c) => c.drawn.includes(c.website))).toBe(true);
+    // A copay amount on a row of the Rx block: the same card prints both.
+    expect(some((c) => c.drawn.some((t) => /^RxGRP|^Rx Group|^RXGRP|^RxGrp/.test(t)) && c.drawn.some((t) => /^\$\d+$/.test(t)))).toBe(true);
   });
 
   it('holds out whole kinds of card: dental and vision cards are never in the tuning split', () => {

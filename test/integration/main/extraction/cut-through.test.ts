@@ -12,8 +12,9 @@ describe('a card region cut through its printing', () => {
   const engine = createExtractionEngine();
   let card: GeneratedCard;
   beforeAll(async () => {
-    // A tuning family's flatbed capture (generated, no image committed): tu-023, seed 202.
-    card = (await generateCards({ families: 'tuning', count: 23, seed: 202 }))[22];
+    // A tuning family's flatbed capture (generated, no image committed): tu-024, seed 202
+    // (tu-023 before the tuning split had its 21st family).
+    card = (await generateCards({ families: 'tuning', count: 24, seed: 202 }))[23];
   }, 120_000);
   afterAll(() => engine.close());
 

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { cutThroughPrint, smallPrintRegion } from '@src/main/extraction/extraction-engine';
+import { cutThroughPrint, holdToEvidence, rereadConfidence, smallPrintRegion } from '@src/main/extraction/extraction-engine';
+import { readCardFields, UNSURE_AT_MOST } from '@src/main/extraction/field-parser';
+import { REVIEW_BELOW } from '@src/shared/review-threshold';
 import { enlargeRegion } from '@src/main/extraction/prepare-image';
 import type { OcrWord } from '@src/main/extraction/ocr-worker';
 
@@ -61,5 +63,64 @@ describe('a region enlarged smoothly', () => {
     expect(row[150]).toBeGreaterThan(215);
     expect(row.findIndex((v) => v > 127)).toBeGreaterThanOrEqual(123);
     expect(row.findIndex((v) => v > 127)).toBeLessThanOrEqual(127);
+  });
+});
+
+describe('a value read again, or merged from another reading, is never surer than its evidence (issue 25)', () => {
+  const shape = { value: 'W123456789', fit: 1, repairs: 0 };
+  const held = { ocr: 0.72, sureAtMost: UNSURE_AT_MOST };
+  const evidenced = { ocr: 0.72, sureAtMost: 1 };
+
+  it('keeps a value the parser held under "check this" there, however clearly the closer look reads it', () => {
+    // Found without a standard caption (or repaired, or placed by position): 0.70 from OCR 0.72.
+    // The closer look reads it at 0.97: the old ratio (0.70 / 0.72 carried) made it 0.94.
+    const again = rereadConfidence({ confidence: 0.7, source: held }, { formatted: shape, sure: 0.97, captioned: false });
+    expect(again.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(again.sureAtMost).toBe(UNSURE_AT_MOST);
+  });
+
+  it('lets a value with a standard caption and shape become sure when the closer look reads it clearly', () => {
+    const again = rereadConfidence({ confidence: 0.7, source: evidenced }, { formatted: shape, sure: 0.97, captioned: false });
+    expect(again.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(again.sureAtMost).toBe(1);
+  });
+
+  it('holds a closer reading that needed a repair or has a loose shape, even where the first had the evidence', () => {
+    expect(rereadConfidence({ confidence: 0.7, source: evidenced }, { formatted: { ...shape, repairs: 1 }, sure: 0.99, captioned: false }).confidence).toBeLessThan(REVIEW_BELOW);
+    expect(rereadConfidence({ confidence: 0.7, source: evidenced }, { formatted: { ...shape, fit: 0.9 }, sure: 0.99, captioned: true }).confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('lets a name newly found under its member caption be sure only in a name’s shape', () => {
+    const name = { value: 'JOHN A SMITH', fit: 1, repairs: 0 };
+    expect(rereadConfidence({ confidence: 0.6, source: held }, { formatted: name, sure: 0.95, captioned: true }).confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    // One word: a name's loose shape (fit 0.7) stays a lead however it was found.
+    expect(rereadConfidence({ confidence: 0.6, source: held }, { formatted: { value: 'SMITH', fit: 0.7, repairs: 0 }, sure: 0.99, captioned: true }).confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('takes back any confidence a later step lifted over what the parser’s evidence allows', () => {
+    const h = 24;
+    const words = (x: number, y: number, text: string) => {
+      let cursor = x;
+      return text.split(' ').map((t) => {
+        const w = { text: t, confidence: 95, bbox: { x0: cursor, y0: y, x1: cursor + Math.round(t.length * 0.6 * h), y1: y + h } };
+        cursor = w.bbox.x1 + Math.round(0.4 * h);
+        return w;
+      });
+    };
+    const line = (x: number, y: number, text: string) => {
+      const ws = words(x, y, text);
+      return { text, confidence: 95, bbox: { x0: x, y0: y, x1: ws[ws.length - 1].bbox.x1, y1: y + h }, words: ws };
+    };
+    // An id under its standard caption, and a RxPCN whose caption was read one letter off ("PCM").
+    const lines = [line(40, 150, 'Member ID: W123456789'), line(620, 450, 'RxBIN: 610502'), line(620, 500, 'RxPCM: ADV')];
+    const read = readCardFields([{ text: lines.map((l) => l.text).join('\n'), lines, width: 1400, height: 900 }], { entities: [] });
+    expect(read.sources.member_id?.sureAtMost).toBe(1);
+    expect(read.sources.rx_pcn?.sureAtMost).toBe(UNSURE_AT_MOST);
+    // A merge of two readings, or an agreement bonus, that lifts both.
+    read.fields.member_id!.confidence = 0.99;
+    read.fields.rx_pcn!.confidence = 0.95;
+    holdToEvidence(read);
+    expect(read.fields.member_id!.confidence).toBe(0.99);
+    expect(read.fields.rx_pcn!.confidence).toBe(UNSURE_AT_MOST);
   });
 });

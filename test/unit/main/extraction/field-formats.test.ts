@@ -131,6 +131,29 @@ describe('Medicare ids, phone numbers and template placeholders', () => {
   });
 });
 
+describe('a name has the shape names are printed in (issue 25)', () => {
+  it('is FIRST [M] LAST: a one-letter first name before more words is a letter split off, only a lead', () => {
+    expect(FIELD_FORMATS.member_name('NGUYEN, J UIS')?.fit).toBeLessThan(1);
+    expect(FIELD_FORMATS.member_name('J UIS NGUYEN')?.fit).toBeLessThan(1);
+    expect(FIELD_FORMATS.member_name('NGUYEN, LUIS J')).toMatchObject({ value: 'LUIS J NGUYEN', fit: 1 });
+    expect(FIELD_FORMATS.member_name('LUIS J NGUYEN')?.fit).toBe(1);
+  });
+});
+
+describe('a plan name is the plan, not a code or a network (issue 25)', () => {
+  it('is a plan type or network words alone only as a lead: "PPO Network", "National Network", "Medical PPO"', () => {
+    for (const bare of ['PPO', 'PPO Network', 'National Network', 'In-Network', 'Medical PPO', 'HMO Plan']) expect(FIELD_FORMATS.plan_name(bare)?.fit, bare).toBeLessThan(1);
+    // A plan's own words beside them make a plan: "Choice Plus", "Open Access Plus", "Gold 1500 PPO".
+    for (const plan of ['Choice Plus', 'Open Access Plus', 'Gold 1500 PPO', 'Blue Advantage HMO', 'Select HMO', 'Choice Plus PPO', 'Premier PPO']) expect(FIELD_FORMATS.plan_name(plan)?.fit, plan).toBe(1);
+  });
+
+  it('is never a line of plan codes, nor what follows another caption that starts with "Plan" ("Plan Code:", "Plan ID:")', () => {
+    expect(FIELD_FORMATS.plan_name('BC 370 BS 870')).toBeNull();
+    expect(FIELD_FORMATS.plan_name('Code: PPOB 12')).toBeNull();
+    expect(FIELD_FORMATS.plan_name('ID: 04 A')).toBeNull();
+  });
+});
+
 describe('what a format cannot confirm (issue 25: honest confidence)', () => {
   it('NCPDP lets RxPCN and RxGRP be any letters and digits: a look-alike where letters and digits meet is ambiguous', () => {
     // CDS859 and CD5859, FTAI31 and FTA131, RXO188 and RX0188 are all well-formed codes.

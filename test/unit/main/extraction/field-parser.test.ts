@@ -422,3 +422,18 @@ describe('a value in its place is not taken for one that lost its start', () => 
     for (const field of ['rx_bin', 'rx_pcn', 'rx_group'] as const) expect(fields[field]!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 });
+
+describe('bilingual captions, plan codes and copays on the unseen real cards’ kinds (issue 25)', () => {
+  it('reads a caption and its translation with the slash lost ("Grupo Group") as caption, and takes the value under it', () => {
+    const fields = parse(line(40, 150, 'Nombre Name', 20), line(40, 180, 'ANDERSON, JENNIFER T'), line(40, 260, 'Grupo Group', 20), line(40, 290, 'M295277'));
+    expect(fields.group_number?.value).toBe('M295277');
+    expect(fields.member_name?.value).toBe('JENNIFER T ANDERSON');
+  });
+
+  it('never takes a line of plan codes after "Plan" for the plan’s name', () => {
+    const fields = parse(line(580, 150, 'Plan / Plan', 20), line(580, 180, 'Gold 1500 EPO'), line(580, 240, 'Plan Codes MED 676 RX 455', 18));
+    expect(fields.plan_name?.value).toBe('Gold 1500 EPO');
+    const codesOnly = parse(line(40, 150, 'Member ID: W123456789'), line(580, 240, 'Plan Codes MED 676 RX 455', 18));
+    expect(codesOnly.plan_name).toBeUndefined();
+  });
+});

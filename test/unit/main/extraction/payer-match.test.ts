@@ -190,3 +190,47 @@ describe('payers whose names differ only in the word for their kind (issue 25)',
     expect(match?.score ?? 0).toBeLessThan(REVIEW_BELOW);
   });
 });
+
+describe('a payer is sure only on evidence that holds on any card (issue 25)', () => {
+  // A made-up directory, so that no rule can lean on a real payer's name: twenty brands each
+  // with a "Community Health" plan and a "Choice" plan make those words common, as "Health",
+  // "Care" and "Choice" are in the real directory.
+  const brands = ['Alder', 'Birchwood', 'Cedarline', 'Dogwood', 'Elmstead', 'Fernhill', 'Glenmark', 'Hawthorn', 'Ironwood', 'Juniper', 'Kestrel', 'Larchmont', 'Maplecrest', 'Northgate', 'Oakhurst', 'Pinecrest', 'Quarrystone', 'Redfern', 'Sprucefield', 'Thornbury'];
+  const made = (name: string, i: number) => ({ id: `ent_test_${i}`, name, payer_id: `QZ${String(i).padStart(3, '0')}` });
+  // and twenty plans "of New York" make that state's words common too.
+  const names = [...brands.flatMap((b) => [`${b} Community Health`, `${b} Choice`, `${b} Care of New York`]), 'Community Health Choice', 'Bluebell Health of Ohio', 'Ohio Community Health Choice', 'Community Health Choice of New York'];
+  const directory = names.map(made);
+  const read = (...texts: string[]) => matchPayerLines(texts.map((text, i) => ({ text, confidence: 0.95, header: i < 2 })), directory);
+
+  it('is never sure of a name read only through common words (a sentence of the fine print)', () => {
+    const match = read('LARKSPUR MEDICAL GROUP', 'Member JANE Q SAMPLE', 'ID 123456789', 'Ask about your community health choice network benefits');
+    expect(match?.entity.name).toBe('Community Health Choice');
+    expect(match!.score).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('is sure of common words with the state they name printed with them (a state’s own programme)', () => {
+    const match = read('OHIO COMMUNITY HEALTH CHOICE', 'Member JANE Q SAMPLE');
+    expect(match?.entity.name).toBe('Ohio Community Health Choice');
+    expect(match!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    // A state of two words, both printed.
+    const two = read('COMMUNITY HEALTH CHOICE OF NEW YORK', 'Member JANE Q SAMPLE');
+    expect(two?.entity.name).toBe('Community Health Choice of New York');
+    expect(two!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('is sure of a name with a word of its own (a brand), printed in full', () => {
+    const match = read('Juniper Community Health', 'Member JANE Q SAMPLE');
+    expect(match?.entity.name).toBe('Juniper Community Health');
+    expect(match!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('is never sure of a regional payer when the card prints another state (a Blue plan’s state in its logo)', () => {
+    // The logo: the brand on one line, the state lower in the header; the directory knows
+    // the brand only in another state.
+    const other = read('BLUEBELL HEALTH', 'TEXAS', 'Member JANE Q SAMPLE');
+    expect(other?.score ?? 0).toBeLessThan(REVIEW_BELOW);
+    const own = read('BLUEBELL HEALTH', 'OHIO', 'Member JANE Q SAMPLE');
+    expect(own?.entity.name).toBe('Bluebell Health of Ohio');
+    expect(own!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+});
