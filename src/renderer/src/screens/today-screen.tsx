@@ -1,12 +1,12 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import type { WorklistRow } from '../../../shared/bridge/appointment-contract';
-import { formatDob, formatWhen, localDate, patientName, startOfLocalDay } from '../format';
+import { formatDob, formatWhen, localDate, patientName } from '../format';
 import { formatTime, WORKLIST_STATUS } from '../schedule/worklist-labels';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { useNavigation } from '../state/navigation';
 import { useSettled } from '../state/use-settled';
-import { todayMatches, visibleRange } from '../today/today-rows';
+import { todayInput, todayMatches, visibleRange } from '../today/today-rows';
 import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { CollectTodayTag } from '../estimates/collect-today-tag';
@@ -21,7 +21,8 @@ const NO_ROWS: DeskPatientRow[] = [];
 export function TodayScreen() {
   const { navigate } = useNavigation();
   // Host events (a desk record changed, sync progress) refresh it: see bridge-invalidation.ts.
-  const today = useBridgeQuery('desk.today', { since: startOfLocalDay() });
+  // Read ahead as the page starts (main.tsx): the first opening takes that answer.
+  const today = useBridgeQuery('desk.today', todayInput());
   // Today's appointments (the Schedule screen): the time and the worklist status beside each patient who has one.
   const schedule = useBridgeQuery('appointments.worklist', { date: localDate() });
   const appointmentOf = useMemo(() => {
