@@ -65,9 +65,13 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     readFirstScreen(desk.bridge, createBridgeQueryClient(), NOW);
     await settle();
     // Nothing has answered, and Today is already being read: not after the gate and the screen's mount.
-    expect(desk.calls).toEqual(['staff.session', 'desk.today', 'desk.today']);
+    expect(desk.calls).toEqual(['staff.session', 'desk.today']);
     const since = todayInput(NOW).since;
-    expect(desk.inputs.slice(1)).toEqual([{ since, first: TODAY_FIRST_ROWS }, { since }]);
+    expect(desk.inputs[1]).toEqual({ since, first: TODAY_FIRST_ROWS });
+    // The whole list once the first rows are in: sent together, the host might shape all of it first.
+    desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
+    await settle();
+    expect(desk.inputs.slice(2)).toEqual([{ since }]);
   });
 
   it('shows Today\'s first rows, with the count of all, while the whole list is on its way; then the whole list, read once', async () => {
@@ -86,14 +90,15 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     expect(desk.wholeReads()).toBe(1);
   });
 
-  it('never puts the first rows over the whole list when they answer after it', async () => {
+  it('asks for the whole list even when the first rows were refused, and shows only what the host answered', async () => {
     const desk = heldBridge();
     const client = createBridgeQueryClient();
     readFirstScreen(desk.bridge, client, NOW);
     await settle();
-    desk.answer('desk.today', { ok: true, value: TODAY });
+    desk.answer('desk.today', { ok: false, error: { type: 'api_error', code: 'internal_error', message: 'Something went wrong.', status: 500 } }, 'first rows');
     await settle();
-    desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
+    expect(client.getQueryData(bridgeKey('desk.today', todayInput(NOW)))).toBeUndefined();
+    desk.answer('desk.today', { ok: true, value: TODAY });
     await settle();
     expect(client.getQueryData(bridgeKey('desk.today', todayInput(NOW)))).toEqual(TODAY);
   });
@@ -104,6 +109,8 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     readFirstScreen(desk.bridge, client, NOW);
     await settle();
     desk.answer('staff.session', { ok: true, value: SESSION });
+    desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
+    await settle();
     desk.answer('desk.today', { ok: true, value: TODAY });
     await settle();
 
@@ -125,6 +132,8 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     readFirstScreen(desk.bridge, client, NOW);
     await settle();
     const { observer } = openToday(client, desk);
+    desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
+    await settle();
     desk.answer('desk.today', { ok: true, value: TODAY });
     await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(TODAY));
     await settle();
@@ -136,7 +145,10 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     const client = createBridgeQueryClient();
     readFirstScreen(desk.bridge, client, NOW);
     await settle();
-    desk.answer('desk.today', { ok: false, error: { type: 'authentication_error', code: 'sign_in_required', message: 'Sign in to continue.', status: 401 } });
+    const refused = { ok: false, error: { type: 'authentication_error', code: 'sign_in_required', message: 'Sign in to continue.', status: 401 } } as const;
+    desk.answer('desk.today', refused, 'first rows');
+    await settle();
+    desk.answer('desk.today', refused);
     await settle();
     expect(client.getQueryData(bridgeKey('desk.today', todayInput(NOW)))).toBeUndefined();
 

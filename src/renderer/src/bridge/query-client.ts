@@ -48,9 +48,12 @@ function readsOnMount(query: Query): boolean {
  * host decides what may be read: before sign-in or while locked it refuses, nothing reaches the
  * page, and the screen reads when it opens (signing in drops every query: `sessionChanged`).
  */
-export function readAhead<M extends BridgeMethod>(client: QueryClient, bridge: BridgeApi, method: M, input: BridgeInput<M>): Promise<void> {
+export function readAhead<M extends BridgeMethod>(client: QueryClient, bridge: BridgeApi, method: M, input: BridgeInput<M>, after?: Promise<unknown>): Promise<void> {
   const options = bridgeQueryOptions(bridge, method, input);
-  return client.prefetchQuery(options).then(() => {
+  // `after`: asked for once that has settled, so the host answers it first (it serves one call at a time, in no set order).
+  const read = options.queryFn as () => Promise<BridgeOutput<M>>;
+  const queryFn = after ? () => after.then(read, read) : read;
+  return client.prefetchQuery({ ...options, queryFn }).then(() => {
     const query = client.getQueryCache().find({ queryKey: options.queryKey, exact: true });
     const data: unknown = query?.state.data;
     // A screen that mounted meanwhile shared this read (no second one): nothing is left to hand over.
