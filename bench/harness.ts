@@ -17,6 +17,8 @@ export interface BenchResult {
 
 export interface BenchOptions {
   quick: boolean;
+  /** `--profile`: benchmarks that can say where their time goes print it (to stderr) beside the figures. */
+  profile?: boolean;
 }
 
 export type Benchmark = (options: BenchOptions) => Promise<BenchResult[]>;

@@ -18,7 +18,7 @@ import { uiAnswer } from './ui-answer';
 import { uiLoad } from './ui-load';
 
 /**
- * `npm run bench [-- --quick] [-- --only NAME]`: every benchmark, each against its raw
+ * `npm run bench [-- --quick] [-- --only NAME] [-- --profile]`: every benchmark, each against its raw
  * limit measured in the same run; a table, then one JSON line per figure.
  */
 const BENCHMARKS: Record<string, Benchmark> = {
@@ -44,13 +44,14 @@ const BENCHMARKS: Record<string, Benchmark> = {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
+  const profile = args.includes('--profile');
   const only = args.includes('--only') ? args[args.indexOf('--only') + 1]?.split(',') : undefined;
   const results: BenchResult[] = [];
   for (const [name, bench] of Object.entries(BENCHMARKS)) {
     if (only && !only.includes(name)) continue;
     const started = Date.now();
     process.stderr.write(`running ${name}${quick ? ' (quick)' : ''}…\n`);
-    results.push(...(await bench({ quick })));
+    results.push(...(await bench({ quick, profile })));
     process.stderr.write(`  ${name} took ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
   }
   printTable(results);

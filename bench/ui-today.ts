@@ -30,7 +30,81 @@ const FIRST_RENDER_PROBE = `
 `;
 
 const SCROLL_FRAMES = scrollFrames('.today-list');
+
+/** `--profile`: what the page fetched and when (resource timing), and its long frames' scripts (LoAF), in ms from navigation start. */
+const TIMELINE = pageFunction<void, unknown>(`
+  const path = (url) => url.replace(location.origin, '').replace(/[?#].*$/, '');
+  const nav = performance.getEntriesByType('navigation')[0];
+  const fetched = performance.getEntriesByType('resource').map((e) => ({
+    name: path(e.name), start: e.startTime, responseStart: e.responseStart, end: e.responseEnd, bytes: e.encodedBodySize,
+  }));
+  const frames = performance.getEntriesByType('long-animation-frame').map((f) => ({
+    start: f.startTime, duration: f.duration, renderStart: f.renderStart, styleAndLayoutStart: f.styleAndLayoutStart,
+    scripts: f.scripts.map((x) => ({ invoker: x.invoker, source: path(x.sourceURL || '') + ':' + (x.sourceFunctionName || ''), start: x.startTime, duration: x.duration, layout: x.forcedStyleAndLayoutDuration })),
+  }));
+  return { document: { responseStart: nav.responseStart, end: nav.responseEnd, domInteractive: nav.domInteractive }, fetched, frames, firstRender: window.__firstRender };
+`);
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** Self time per function over a CPU profile, biggest first. */
+function selfTimes(profile: CpuProfile, top: number): string[] {
+  const byNode = new Map(profile.nodes.map((node) => [node.id, node]));
+  const totals = new Map<string, number>();
+  profile.samples.forEach((id, i) => {
+    const frame = byNode.get(id)!.callFrame;
+    const key = `${frame.functionName || '(anonymous)'} ${frame.url ? `${path.basename(frame.url)}:${frame.lineNumber + 1}` : ''}`.trim();
+    totals.set(key, (totals.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  return [...totals].sort((a, b) => b[1] - a[1]).slice(0, top).map(([key, ms]) => `${ms.toFixed(1).padStart(8)} ms  ${key}`);
+}
+
+/**
+ * `--profile`: one cold load of a page with a CPU profile running and a long-frame observer,
+ * printed as a timeline (what was fetched and when, long frames and their scripts) and the
+ * functions that took the most time, so a figure says where its time went.
+ */
+async function profileLoad(browser: Browser, url: string, label: string): Promise<void> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(FIRST_RENDER_PROBE);
+    await page.addInitScript('new PerformanceObserver(() => undefined).observe({ type: "long-animation-frame", buffered: true });');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+    await page.goto(url);
+    await page.waitForFunction(FIRST_RENDER, undefined, { timeout: 60_000 });
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+    const timeline = (await page.evaluate(TIMELINE)) as {
+      document: { responseStart: number; end: number; domInteractive: number };
+      fetched: { name: string; start: number; responseStart: number; end: number; bytes: number }[];
+      frames: { start: number; duration: number; renderStart: number; styleAndLayoutStart: number; scripts: { invoker: string; source: string; start: number; duration: number; layout: number }[] }[];
+      firstRender: number;
+    };
+    const ms = (n: number) => n.toFixed(0).padStart(6);
+    const lines = [`  --- ${label}: first row painted at ${timeline.firstRender.toFixed(0)} ms`];
+    lines.push(`  document     ${ms(0)} → ${ms(timeline.document.end)}  (interactive ${timeline.document.domInteractive.toFixed(0)})`);
+    for (const f of timeline.fetched.filter((e) => e.start < timeline.firstRender)) {
+      lines.push(`  fetch ${f.name.padEnd(40)} ${ms(f.start)} → first byte ${ms(f.responseStart)} → ${ms(f.end)}  ${(f.bytes / 1024).toFixed(0)} KB`);
+    }
+    for (const frame of timeline.frames.filter((f) => f.start < timeline.firstRender)) {
+      lines.push(`  long frame ${ms(frame.start)} +${ms(frame.duration)} (render at ${frame.renderStart ? (frame.renderStart - frame.start).toFixed(0) : '-'}, layout at ${frame.styleAndLayoutStart ? (frame.styleAndLayoutStart - frame.start).toFixed(0) : '-'})`);
+      for (const script of frame.scripts) lines.push(`      script ${ms(script.start)} +${ms(script.duration)}  ${script.invoker} ${script.source}${script.layout ? ` (forced layout ${script.layout.toFixed(0)})` : ''}`);
+    }
+    lines.push('  self time, top functions:', ...selfTimes(profile, 25).map((line) => `    ${line}`));
+    process.stderr.write(`${lines.join('\n')}\n`);
+  } finally {
+    await context.close();
+  }
+}
 const FIRST_RENDER = pageFunction<void, number | null>('return window.__firstRender;');
+const WHOLE_LIST = pageFunction<void, boolean>('return document.querySelector(\'[aria-busy="true"]\') === null;');
 
 /**
  * The raw limit's page: the same rows (the bytes the bridge answered) fetched from a bare
@@ -79,6 +153,8 @@ async function load(browser: Browser, url: string, scroll?: { frames: number; st
     await page.goto(url);
     const handle = await page.waitForFunction(FIRST_RENDER, undefined, { timeout: 60_000 });
     const firstRenderMs = (await handle.jsonValue()) as number;
+    // Scrolling is measured over the whole list: ours paints Today's first rows first (aria-busy while the rest is on its way).
+    if (scroll) await page.waitForFunction(WHOLE_LIST, undefined, { timeout: 60_000 });
     const frames = scroll ? await page.evaluate(SCROLL_FRAMES, scroll) : [];
     return { firstRenderMs, frames };
   } finally {
@@ -92,7 +168,7 @@ async function load(browser: Browser, url: string, scroll?: { frames: number; st
  * animation-frame durations while scrolling the list fast (1.5 rows a frame). The raw
  * limit: the same rows from a bare server drawn by a bare virtual list in the same browser.
  */
-export const uiToday: Benchmark = async ({ quick }) => {
+export const uiToday: Benchmark = async ({ quick, profile }) => {
   const rounds = quick ? 2 : 7;
   const scroll = { frames: quick ? 180 : 600, step: ROW_HEIGHT * 1.5 };
   const temp = makeTempDir('coverdesk-bench-');
@@ -145,6 +221,12 @@ export const uiToday: Benchmark = async ({ quick }) => {
     const ours = webHost.url;
     const raw = bare.url;
     const b = browser;
+    if (profile) {
+      // Warm the host's statements and the disk cache as a round's warm-up does, then one profiled load of each.
+      await load(b, ours);
+      await profileLoad(b, ours, 'ours');
+      await profileLoad(b, raw, 'bare page');
+    }
     const firstRender = await interleaved(
       rounds,
       1,

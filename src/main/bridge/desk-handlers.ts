@@ -1,7 +1,7 @@
 import { correctPatient, type CorrectPatientDeps } from '../desk/correct-patient';
 import { findPatients } from '../desk/find-patients';
 import { patientDetail } from '../desk/patient-detail';
-import { todayChanges, todayRows } from '../desk/today';
+import { firstTodayRows, todayChanges, todayRows } from '../desk/today';
 import type { Clock } from '../support/clock';
 import type { RecordStoreDeps } from '../records/record-store';
 import type { HandlersFor } from './handlers';
@@ -12,7 +12,9 @@ export function deskHandlers(deps: RecordStoreDeps & { clock: Clock }): Handlers
     // The clock before the read: an outbox entry moved after it has updated_at at or after it.
     'desk.today': async (input) => {
       const asOf = deps.clock.now().toISOString();
-      return { data: todayRows(deps.db, input), as_of: asOf };
+      if (input.first === undefined) return { data: todayRows(deps.db, input), as_of: asOf };
+      const { rows, total } = firstTodayRows(deps.db, { since: input.since, first: input.first });
+      return { data: rows, as_of: asOf, total };
     },
     'desk.todayChanges': async (input) => {
       const asOf = deps.clock.now().toISOString();

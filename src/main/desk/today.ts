@@ -3,6 +3,18 @@ import { preparedOnce } from '../records/statements';
 import type { DeskPatientRow, DeskTodayChanges } from '../../shared/bridge/desk-contract';
 import { deskPatientRows, shapeDeskRows, type ActivePatientRow } from './patient-rows';
 
+/** Who is on Today (see `todayRows`) with their newest activity: one row per patient, unordered. */
+const ACTIVE_PATIENTS = `SELECT p.id, p.first_name, p.last_name, p.date_of_birth, p.created_at, a.last_activity_at FROM (
+         SELECT patient_id, max(at) AS last_activity_at FROM (
+           SELECT id AS patient_id, created_at AS at FROM patients WHERE created_at >= @since
+           UNION ALL SELECT patient_id, created_at FROM insurance_cards WHERE created_at >= @since
+           UNION ALL SELECT c.patient_id, max(k.created_at, coalesce(k.finished_at, '')) FROM electronic_eligibility_checks k
+             JOIN insurance_cards c ON c.id = k.insurance_card_id WHERE k.created_at >= @since OR k.finished_at >= @since
+           UNION ALL SELECT c.patient_id, max(d.created_at, coalesce(d.finished_at, '')) FROM electronic_eligibility_discoveries d
+             JOIN insurance_cards c ON c.id = d.insurance_card_id WHERE d.created_at >= @since OR d.finished_at >= @since
+         ) GROUP BY patient_id
+       ) a JOIN patients p ON p.id = a.patient_id`;
+
 /**
  * Today's patients: everyone registered, carded, checked or discovered since the start of
  * the desk's day (which only the renderer knows: it is local time), newest activity first.
@@ -12,21 +24,26 @@ import { deskPatientRows, shapeDeskRows, type ActivePatientRow } from './patient
  * and patients, cards, checks and discoveries need not be read a second time for it.
  */
 export function todayRows(db: Db, input: { since: string }): DeskPatientRow[] {
-  const statement = preparedOnce(db, 'desk:today', () =>
-    db.$client.prepare<[{ since: string }], ActivePatientRow>(
-      `SELECT p.id, p.first_name, p.last_name, p.date_of_birth, p.created_at, a.last_activity_at FROM (
-         SELECT patient_id, max(at) AS last_activity_at FROM (
-           SELECT id AS patient_id, created_at AS at FROM patients WHERE created_at >= @since
-           UNION ALL SELECT patient_id, created_at FROM insurance_cards WHERE created_at >= @since
-           UNION ALL SELECT c.patient_id, max(k.created_at, coalesce(k.finished_at, '')) FROM electronic_eligibility_checks k
-             JOIN insurance_cards c ON c.id = k.insurance_card_id WHERE k.created_at >= @since OR k.finished_at >= @since
-           UNION ALL SELECT c.patient_id, max(d.created_at, coalesce(d.finished_at, '')) FROM electronic_eligibility_discoveries d
-             JOIN insurance_cards c ON c.id = d.insurance_card_id WHERE d.created_at >= @since OR d.finished_at >= @since
-         ) GROUP BY patient_id
-       ) a JOIN patients p ON p.id = a.patient_id`,
+  const statement = preparedOnce(db, 'desk:today', () => db.$client.prepare<[{ since: string }], ActivePatientRow>(ACTIVE_PATIENTS));
+  return shapeDeskRows(db, statement.all({ since: input.since }));
+}
+
+/**
+ * The first `first` rows of Today, exactly as the full read orders and shapes them, and how many
+ * there are in all (issue 31): only those rows are shaped (their cards, checks and sync states),
+ * so the screen is painted before the host has shaped 10,000 rows. The order is
+ * `compareDeskRows`' (newest activity, then id, both descending: SQLite's BINARY collation
+ * compares these ASCII strings as JavaScript does).
+ */
+export function firstTodayRows(db: Db, input: { since: string; first: number }): { rows: DeskPatientRow[]; total: number } {
+  const statement = preparedOnce(db, 'desk:today-first', () =>
+    db.$client.prepare<[{ since: string; first: number }], ActivePatientRow & { total: number }>(
+      `SELECT *, count(*) OVER () AS total FROM (${ACTIVE_PATIENTS}) ORDER BY last_activity_at DESC, id DESC LIMIT @first`,
     ),
   );
-  return shapeDeskRows(db, statement.all({ since: input.since }));
+  const found = statement.all(input);
+  if (found.length === 0) return { rows: [], total: 0 };
+  return { rows: shapeDeskRows(db, found.map(({ total: _total, ...patient }) => patient)), total: found[0].total };
 }
 
 /**

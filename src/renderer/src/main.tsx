@@ -5,6 +5,7 @@ import { BridgeProvider } from './bridge/bridge-provider';
 import { createBridgeQueryClient } from './bridge/query-client';
 import { createWebBridge } from './bridge/web-bridge';
 import { OPEN_PAGE_PATH } from '../../shared/bridge/web-paths';
+import { readFirstScreen } from './today/read-ahead';
 import './styles.css';
 
 // The one place the renderer touches the bridge's global: in Electron the preload has set
@@ -19,9 +20,11 @@ else {
   const webMode = !window.coverdesk;
   window.coverdesk ??= createWebBridge(secret ?? '', howToOpen);
   const bridge = window.coverdesk;
+  const queries = createBridgeQueryClient();
+  readFirstScreen(bridge, queries);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <BridgeProvider bridge={bridge} queries={createBridgeQueryClient()}>
+      <BridgeProvider bridge={bridge} queries={queries}>
         <App webMode={webMode} />
       </BridgeProvider>
     </StrictMode>,

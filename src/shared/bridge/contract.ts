@@ -20,7 +20,6 @@ import {
   PhotoObject,
   Provider,
   ServiceType,
-  Timestamp,
 } from '../contract';
 import {
   DeskPatientDetail,
@@ -28,6 +27,7 @@ import {
   PatientCorrection,
   DeskPatientRows,
   DeskToday,
+  DeskTodayInput,
   DeskTodayChanges,
   DeskTodayChangesInput,
   ConnectionTest,
@@ -176,7 +176,7 @@ export const BRIDGE_METHODS = {
 
   // Front-desk read models (not /v1): Today's list, patient search, one patient's history.
   // `since` is the start of the desk's local day, which only the renderer knows.
-  'desk.today': { input: z.strictObject({ since: Timestamp }), output: DeskToday },
+  'desk.today': { input: DeskTodayInput, output: DeskToday },
   /** Today's rows for the records that changed (issue 31): the list patched, not read again. */
   'desk.todayChanges': { input: DeskTodayChangesInput, output: DeskTodayChanges },
   'desk.findPatients': {

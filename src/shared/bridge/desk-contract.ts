@@ -54,8 +54,24 @@ export const DeskPatientRows = z.object({ data: z.array(DeskPatientRow) });
  * Today's list, newest activity first. `as_of` is the host's clock when it was read: the desk
  * asks `desk.todayChanges` for what sync moved since then instead of reading the list again.
  */
-export const DeskToday = DeskPatientRows.extend({ as_of: Timestamp });
+export const DeskToday = DeskPatientRows.extend({
+  as_of: Timestamp,
+  /** With `first`: how many patients are on Today in all (the rest come with a full read). */
+  total: z.number().int().nonnegative().optional(),
+});
 export type DeskToday = z.infer<typeof DeskToday>;
+
+/** The most rows `desk.today`'s `first` may ask for: a screenful or two, never the list. */
+export const TODAY_FIRST_MAX = 500;
+/**
+ * Today since the start of the desk's day; `first`: only the first rows in Today's order, and
+ * the `total` (issue 31): the screen is painted with them while the full read is on its way.
+ */
+export const DeskTodayInput = z.strictObject({
+  since: Timestamp,
+  first: z.number().int().min(1).max(TODAY_FIRST_MAX).optional(),
+});
+export type DeskTodayInput = z.infer<typeof DeskTodayInput>;
 
 /** More changed records than this at once (a practice's first pull): Today is read again whole. */
 export const TODAY_CHANGES_MAX_IDS = 5000;

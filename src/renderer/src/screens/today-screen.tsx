@@ -1,12 +1,12 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import type { WorklistRow } from '../../../shared/bridge/appointment-contract';
-import { formatDob, formatWhen, localDate, patientName, startOfLocalDay } from '../format';
+import { formatDob, formatWhen, localDate, patientName } from '../format';
 import { formatTime, WORKLIST_STATUS } from '../schedule/worklist-labels';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { useNavigation } from '../state/navigation';
 import { useSettled } from '../state/use-settled';
-import { todayMatches, visibleRange } from '../today/today-rows';
+import { todayInput, todayMatches, visibleRange } from '../today/today-rows';
 import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
 import { CollectTodayTag } from '../estimates/collect-today-tag';
@@ -21,7 +21,10 @@ const NO_ROWS: DeskPatientRow[] = [];
 export function TodayScreen() {
   const { navigate } = useNavigation();
   // Host events (a desk record changed, sync progress) refresh it: see bridge-invalidation.ts.
-  const today = useBridgeQuery('desk.today', { since: startOfLocalDay() });
+  // Read ahead as the page starts (read-ahead.ts): the first opening takes that answer.
+  const today = useBridgeQuery('desk.today', todayInput());
+  // Only Today's first rows are in (read ahead, with the count of all): the rest is on its way.
+  const partial = today.data?.total !== undefined;
   // Today's appointments (the Schedule screen): the time and the worklist status beside each patient who has one.
   const schedule = useBridgeQuery('appointments.worklist', { date: localDate() });
   const appointmentOf = useMemo(() => {
@@ -37,7 +40,8 @@ export function TodayScreen() {
   const text = query.trim();
   const settled = useSettled(text, 200);
   const found = useBridgeQuery('desk.findPatients', text && settled === text ? { query: text, limit: 50 } : null);
-  const searching = text !== '' && (settled !== text || found.loading);
+  // A search over the first rows only is not an answer yet: Enter waits for the whole list.
+  const searching = text !== '' && (settled !== text || found.loading || partial);
   const others = useMemo(() => (text && settled === text ? (found.data?.data ?? NO_ROWS) : NO_ROWS), [text, settled, found.data]);
 
   const rows = useMemo(() => todayMatches(today.data?.data ?? [], query, others), [today.data, query, others]);
@@ -61,7 +65,7 @@ export function TodayScreen() {
     return () => window.removeEventListener('keydown', onKey);
   }, []);
 
-  const count = today.data?.data.length ?? 0;
+  const count = today.data?.total ?? today.data?.data.length ?? 0;
   return (
     <div className="screen screen--fill">
       <div className="screen__header">
@@ -102,7 +106,7 @@ export function TodayScreen() {
         </p>
       </div>
 
-      {today.error && !today.data && <Notice tone="bad">{today.error.message}</Notice>}
+      {today.error && (!today.data || partial) && <Notice tone="bad">{today.error.message}</Notice>}
       {today.loading && !today.data ? (
         <Loading label="Loading today’s patients…" />
       ) : rows.length === 0 ? (
@@ -118,7 +122,7 @@ export function TodayScreen() {
           )}
         </div>
       ) : (
-        <PatientList rows={rows} onOpen={open} listRef={listRef} resetKey={query} appointmentOf={appointmentOf} />
+        <PatientList rows={rows} rest={partial && !text ? count - rows.length : 0} onOpen={open} listRef={listRef} resetKey={query} appointmentOf={appointmentOf} />
       )}
     </div>
   );
@@ -126,6 +130,8 @@ export function TodayScreen() {
 
 interface PatientListProps {
   rows: DeskPatientRow[];
+  /** Rows still on their way after `rows` (only Today's first rows are in): the list has their room, keys wait for them. */
+  rest: number;
   onOpen(row: DeskPatientRow): void;
   listRef: RefObject<HTMLDivElement | null>;
   resetKey: string;
@@ -136,8 +142,11 @@ interface PatientListProps {
  * Only the rows in view (plus a few) are in the page: 10,000 patients scroll as smoothly as
  * ten. The list is one focusable listbox; arrows, Page Up/Down, Home/End move, Enter opens.
  */
-function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: PatientListProps) {
+function PatientList({ rows, rest, onOpen, listRef, resetKey, appointmentOf }: PatientListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
+  // Keys pressed while the rest of the list is on its way, played in order once it is in: End reaches the last patient, not the last row read so far.
+  const [held, setHeld] = useState<string[]>([]);
+  const setSize = rows.length + rest;
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(600);
   const [active, setActive] = useState(0);
@@ -158,30 +167,41 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
     const next = Math.max(0, Math.min(rows.length - 1, index));
     setActive(next);
     const element = scrollRef.current;
-    if (!element) return;
+    if (!element) return next;
     const top = next * ROW_HEIGHT;
     if (top < element.scrollTop) element.scrollTop = top;
     else if (top + ROW_HEIGHT > element.scrollTop + element.clientHeight) element.scrollTop = top + ROW_HEIGHT - element.clientHeight;
+    return next;
   };
 
   const perPage = Math.max(1, Math.floor(viewport / ROW_HEIGHT) - 1);
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const LIST_KEYS = ['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', 'Home', 'End', 'Enter', ' '];
+  const press = (key: string, from: number) => {
     const moves: Record<string, number> = {
-      ArrowDown: activeIndex + 1,
-      ArrowUp: activeIndex - 1,
-      PageDown: activeIndex + perPage,
-      PageUp: activeIndex - perPage,
+      ArrowDown: from + 1,
+      ArrowUp: from - 1,
+      PageDown: from + perPage,
+      PageUp: from - perPage,
       Home: 0,
       End: rows.length - 1,
     };
-    if (event.key in moves) {
-      event.preventDefault();
-      moveTo(moves[event.key]);
-    } else if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      onOpen(rows[activeIndex]);
-    }
+    if (key in moves) return moveTo(moves[key]);
+    onOpen(rows[from]);
+    return from;
   };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (!LIST_KEYS.includes(event.key)) return;
+    event.preventDefault();
+    if (rest > 0) setHeld((keys) => [...keys, event.key]);
+    else press(event.key, activeIndex);
+  };
+  useEffect(() => {
+    if (rest > 0 || held.length === 0) return;
+    setHeld([]);
+    held.reduce((from, key) => press(key, from), activeIndex);
+    // Played once, when the rest arrives; `press` and `activeIndex` are read as they are then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rest, held]);
 
   const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport, rowHeight: ROW_HEIGHT, count: rows.length });
   const visible = rows.slice(start, end);
@@ -200,11 +220,12 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
           ref={listRef}
           className="today-list__rows"
           role="listbox"
-          aria-label={`Patients, ${rows.length}`}
+          aria-label={`Patients, ${setSize}`}
+          aria-busy={rest > 0 || undefined}
           tabIndex={0}
           aria-activedescendant={rows[activeIndex] ? `today-row-${rows[activeIndex].patient_id}` : undefined}
           onKeyDown={onKeyDown}
-          style={{ height: rows.length * ROW_HEIGHT }}
+          style={{ height: setSize * ROW_HEIGHT }}
         >
           {visible.map((row, i) => {
             const index = start + i;
@@ -215,7 +236,7 @@ function PatientList({ rows, onOpen, listRef, resetKey, appointmentOf }: Patient
                 role="option"
                 aria-selected={index === activeIndex}
                 aria-posinset={index + 1}
-                aria-setsize={rows.length}
+                aria-setsize={setSize}
                 className="today-row"
                 style={{ transform: `translateY(${index * ROW_HEIGHT}px)` }}
                 onClick={() => {

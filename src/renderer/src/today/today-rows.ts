@@ -1,5 +1,11 @@
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { matchesDeskQuery, parseDeskQuery } from '../../../shared/bridge/desk-search';
+import { startOfLocalDay } from '../format';
+
+/** Today's read: everyone with activity since the start of the desk's local day. */
+export function todayInput(now = new Date()): { since: string } {
+  return { since: startOfLocalDay(now) };
+}
 
 /**
  * What Today shows for a query: today's rows that match (instantly, in the page), then

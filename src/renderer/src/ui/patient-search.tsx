@@ -1,7 +1,8 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
-import { formatDob, patientName, startOfLocalDay } from '../format';
+import { formatDob, patientName } from '../format';
+import { todayInput } from '../today/today-rows';
 import { useSettled } from '../state/use-settled';
 import { EligibilityBadgeView } from './badge';
 import { Button } from './button';
@@ -31,7 +32,7 @@ export function PatientSearch({
   // Asked of the host after a short pause; until a new answer, the last one stays shown.
   const text = query.trim();
   const settled = useSettled(text, text ? 200 : 0);
-  const today = useBridgeQuery('desk.today', settled ? null : { since: startOfLocalDay() }, { keepPrevious: true });
+  const today = useBridgeQuery('desk.today', settled ? null : todayInput(), { keepPrevious: true });
   const found = useBridgeQuery('desk.findPatients', settled ? { query: settled, limit: 20 } : null, { keepPrevious: true });
   const [shown, other] = settled ? [found, today] : [today, found];
   const answer = shown.data ?? (shown.error ? { data: [] } : other.data);

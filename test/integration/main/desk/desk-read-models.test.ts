@@ -4,7 +4,7 @@ import type { Benefit } from '@src/shared/contract';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
 import { reading, statementsRun } from '@test/support/statement-counter';
-import { todayChanges, todayRows } from '@src/main/desk/today';
+import { firstTodayRows, todayChanges, todayRows } from '@src/main/desk/today';
 import { deskPatientRows } from '@src/main/desk/patient-rows';
 
 let fx: HostFixture;
@@ -100,6 +100,34 @@ describe('desk read models', () => {
     expect(reading(sql, 'electronic_eligibility_checks')).toHaveLength(2);
     // The same rows, newest activity and all, as the search path's reading of the same patients.
     expect(result).toEqual(deskPatientRows(db, result.map((row) => row.patient_id)));
+  });
+
+  it("Today's first rows (issue 31): the full read's first rows, in its order and shaped alike, and how many are on Today; more than the maximum refused, naming the field", async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    for (let i = 0; i < 12; i++) {
+      const { card } = await patientWithCard(`P${i}`, 'First', '1980-01-01', `M${i}`);
+      if (i % 3 === 0) finishCheck((await check(card.id)).id, 'success', [{ code: 'active_coverage' }]);
+    }
+    await fx.host.service.create('patients', { first_name: 'No', last_name: 'Card', date_of_birth: '1990-02-21' }, DESK);
+    const full = await call<Rows & { total?: number }>('desk.today', { since });
+    expect(full.data).toHaveLength(13);
+    expect(full.total).toBeUndefined();
+
+    const first = await call<Rows & { total?: number }>('desk.today', { since, first: 5 });
+    expect(first.data).toEqual(full.data.slice(0, 5));
+    expect(first.total).toBe(13);
+    // Only those rows are shaped: their cards and checks, not every patient's.
+    const db = fx.host.database.db;
+    const { sql } = statementsRun(fx.host.database.sqlite, () => firstTodayRows(db, { since, first: 5 }));
+    expect(sql).toHaveLength(4);
+
+    expect(await call<Rows & { total?: number }>('desk.today', { since, first: 50 })).toMatchObject({ data: full.data, total: 13 });
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
+    expect(await call<Rows & { total?: number }>('desk.today', { since: tomorrow, first: 5 })).toMatchObject({ data: [], total: 0 });
+
+    const bad = await dispatchBridgeCall(fx.host.bridge, 'desk.today', { since, first: 501 });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.errors?.[0]?.path).toBe('first');
   });
 
   it("Today's changes (issue 31): the rows of the patients the changed records belong to, as a full read gives them, and what sync moved since the last answer", async () => {
