@@ -50,21 +50,28 @@ describe("the page's first script and the formatters", () => {
     expect(numbers.calls).toBe(0);
   });
 
-  it('makes each formatter once, on first use, and formats as before', async () => {
+  it("writes Today's times without any Intl formatter, as en-US's writes them; dates' formatters made once, on first use", async () => {
     const dates = counted('DateTimeFormat');
     const numbers = counted('NumberFormat');
     vi.resetModules();
     const { formatCents, formatDateTime, formatWhen } = await import('@src/renderer/src/format');
     expect(dates.calls).toBe(0);
     expect(numbers.calls).toBe(0);
-    const now = new Date(2026, 10, 27, 15, 0);
-    expect(formatWhen(new Date(2026, 10, 27, 14, 5).toISOString(), now)).toBe('2:05 PM');
-    expect(formatWhen(new Date(2026, 10, 27, 9, 30).toISOString(), now)).toBe('9:30 AM');
-    expect(dates.calls).toBe(1);
+    const now = new Date(2026, 10, 27, 23, 59);
+    const times: string[] = [];
+    for (let minute = 0; minute < 24 * 60; minute++) times.push(formatWhen(new Date(2026, 10, 27, 0, minute).toISOString(), now));
+    expect(dates.calls).toBe(0);
+    expect(times[0]).toBe('12:00 AM');
+    expect(times[14 * 60 + 5]).toBe('2:05 PM');
+    // Every minute of the day as the formatter it replaces writes it (the real one, made here).
+    const intl = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+    expect(times).toEqual(times.map((_, minute) => intl.format(new Date(2026, 10, 27, 0, minute))));
+    dates.calls = 0;
     expect(formatWhen(new Date(2026, 2, 7, 14, 5).toISOString(), now)).toBe('Mar 7, 2:05 PM');
+    expect(formatWhen(new Date(2026, 2, 8, 9, 5).toISOString(), now)).toBe('Mar 8, 9:05 AM');
     expect(formatWhen(new Date(2025, 2, 7, 14, 5).toISOString(), now)).toBe('Mar 7, 2025, 2:05 PM');
     expect(formatDateTime(new Date(2026, 2, 7, 14, 5).toISOString())).toBe('Mar 7, 2026, 2:05 PM');
-    expect(dates.calls).toBe(3);
+    expect(dates.calls).toBe(2);
     expect(formatCents(150_000)).toBe('$1,500.00');
     expect(formatCents(-1_234_567)).toBe('-$12,345.67');
     expect(numbers.calls).toBe(1);
