@@ -16,13 +16,15 @@ export function centsFromDecimal(text: string | undefined): number | null {
 
 // One formatter made once: `toLocaleString` builds a new one per call, which a report of a
 // thousand visits (several amounts each) paid for in a third of its render time.
-const DOLLARS = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+// Made on first use, not as a page's script loads (issue 31: the first screen shows no amount).
+let dollarsFormat: Intl.NumberFormat | undefined;
+const DOLLARS = () => (dollarsFormat ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }));
 
 /** Cents as dollars: 150000 → "$1,500.00". */
 export function formatCents(cents: number): string {
   const sign = cents < 0 ? '-' : '';
   const abs = Math.abs(cents);
-  const dollars = DOLLARS.format(Math.floor(abs / 100));
+  const dollars = DOLLARS().format(Math.floor(abs / 100));
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, '0')}`;
 }
 

@@ -41,3 +41,29 @@ test('Today keeps 10,000 patients to a few dozen rows in the page and reaches th
   await expect(page.getByRole('listbox', { name: 'Patients, 1' })).toBeVisible();
   await expect(page.getByRole('option', { name: /Fitzgerald, Zelda/ })).toBeVisible();
 });
+
+// Issue 31: Today's first rows used to be asked for only once the whole page's script had
+// downloaded and run; the page's first script now asks while the rest is on its way.
+test("asks for Today's first rows before the page's main script has loaded", async ({ desk }) => {
+  const { page, web } = desk;
+  await web.host.service.create('patients', { first_name: 'Ada', last_name: 'Early', date_of_birth: '1985-12-10' }, DESK);
+  let releaseMain!: () => void;
+  const mainHeld = new Promise<void>((resolve) => (releaseMain = resolve));
+  const html = await (await page.request.get(`${web.origin}/`)).text();
+  const mainScript = html.match(/<script type="module" crossorigin src="\.\/(assets\/index-[^"]+\.js)"/)?.[1];
+  expect(mainScript, "the page's main entry script").toBeTruthy();
+  await page.route(`**/${mainScript}`, async (route) => {
+    await mainHeld;
+    await route.continue();
+  });
+  const firstRows = page.waitForRequest((request) => request.url().endsWith('/bridge/desk.today') && (request.postDataJSON() as { first?: number }).first !== undefined);
+  const navigation = page.reload();
+  // Held main script: only the page's first script can have sent it.
+  await firstRows;
+  const staffAsked = page.waitForRequest((request) => request.url().endsWith('/bridge/desk.today') && (request.postDataJSON() as { first?: number }).first === undefined);
+  releaseMain();
+  await navigation;
+  // The main script took the first rows over (not asked again) and asked for the whole list.
+  await staffAsked;
+  await expect(page.getByRole('option', { name: /Early, Ada/ })).toBeVisible();
+});

@@ -86,7 +86,14 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
   });
 
   const root = path.relative(process.cwd(), deps.rendererDir) || '.';
-  app.use('/*', serveStatic({ root }));
-  app.get('/*', serveStatic({ root, path: 'index.html' }));
+  // The build names every asset by its content's hash: a desk reloading the page (each start,
+  // each sign-in of the browser mode) takes them from its cache without asking. The page itself
+  // is asked for again each time, so a new build's page names its new assets.
+  app.use(
+    '/assets/*',
+    serveStatic({ root, onFound: (_path, c) => void c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
+  );
+  app.use('/*', serveStatic({ root, onFound: (_path, c) => void c.header('Cache-Control', 'no-cache') }));
+  app.get('/*', serveStatic({ root, path: 'index.html', onFound: (_path, c) => void c.header('Cache-Control', 'no-cache') }));
   return app;
 }

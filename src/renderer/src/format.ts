@@ -4,19 +4,31 @@ export function formatDob(iso: string): string {
   return match ? `${match[2]}/${match[3]}/${match[1]}` : iso;
 }
 
+/**
+ * "2:05 PM": what `Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' })` writes,
+ * without making one. Chromium took 37 ms to make that formatter (the page's first), inside the
+ * render of Today's first rows, which show only times of today (issue 31).
+ */
+function timeOfDay(date: Date): string {
+  const hours = date.getHours();
+  return `${hours % 12 || 12}:${String(date.getMinutes()).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
 // Formatters made once: `toLocale…String` builds a new Intl formatter on every call, the
-// largest cost of drawing a long table of times (End of day's entries, the audit log).
-const TIME = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
-const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' });
-const DAY_YEAR = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+// largest cost of drawing a long table of times (End of day's entries, the audit log). Made on
+// first use, not as the page's script loads (issue 31: the first screen needs none of them).
+let dayFormat: Intl.DateTimeFormat | undefined;
+let dayYearFormat: Intl.DateTimeFormat | undefined;
+const DAY = () => (dayFormat ??= new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric' }));
+const DAY_YEAR = () => (dayYearFormat ??= new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' }));
 
 /** A timestamp as local time: "2:05 PM" today, "Mar 7, 2:05 PM" on another day. */
 export function formatWhen(timestamp: string, now = new Date()): string {
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
-  const time = TIME.format(date);
+  const time = timeOfDay(date);
   if (date.toDateString() === now.toDateString()) return time;
-  const day = (date.getFullYear() !== now.getFullYear() ? DAY_YEAR : DAY).format(date);
+  const day = (date.getFullYear() !== now.getFullYear() ? DAY_YEAR() : DAY()).format(date);
   return `${day}, ${time}`;
 }
 
@@ -29,7 +41,7 @@ export { formatCents } from '../../shared/money';
 export function formatDateTime(timestamp: string): string {
   const date = new Date(timestamp);
   if (Number.isNaN(date.getTime())) return timestamp;
-  return `${DAY_YEAR.format(date)}, ${TIME.format(date)}`;
+  return `${DAY_YEAR().format(date)}, ${timeOfDay(date)}`;
 }
 
 /** A fraction as a percentage: 0.2 → "20%", 0.125 → "12.5%". */
@@ -42,12 +54,4 @@ export function patientName(p: { first_name: string; last_name: string }): strin
   return `${p.last_name}, ${p.first_name}`;
 }
 
-/** The start of the desk's local day, as the host's Timestamp: Today's `since`. */
-export function startOfLocalDay(now = new Date()): string {
-  return new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
-}
-
-/** The desk's local calendar date as YYYY-MM-DD (what a date of birth is compared with). */
-export function localDate(now = new Date()): string {
-  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-}
+export { localDate, startOfLocalDay } from './local-day';

@@ -21,7 +21,8 @@ else {
   window.coverdesk ??= createWebBridge(secret ?? '', howToOpen);
   const bridge = window.coverdesk;
   const queries = createBridgeQueryClient();
-  readFirstScreen(bridge, queries);
+  // The page's first script has already asked for them, where it was built with it.
+  readFirstScreen(bridge, queries, new Date(), window.coverdeskFirstReads);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <BridgeProvider bridge={bridge} queries={queries}>

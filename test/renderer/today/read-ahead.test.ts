@@ -5,6 +5,7 @@ import type { DeskToday } from '@src/shared/bridge/desk-contract';
 import { bridgeKey, bridgeQueryOptions, createBridgeQueryClient } from '@src/renderer/src/bridge/query-client';
 import { readFirstScreen, TODAY_FIRST_ROWS } from '@src/renderer/src/today/read-ahead';
 import { todayInput } from '@src/renderer/src/today/today-rows';
+import { sendFirstReads } from '@src/renderer/src/today/first-reads';
 
 /**
  * A bridge built from the real contract whose answers the test releases by hand, in any order:
@@ -157,5 +158,45 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     expect(desk.wholeReads()).toBe(2);
     desk.answer('desk.today', { ok: true, value: TODAY });
     await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(TODAY));
+  });
+
+  it("sends the gate's question and Today's first rows from the page's first script, before the main one has run", async () => {
+    const desk = heldBridge();
+    const sent = sendFirstReads({ coverdesk: desk.bridge, location: { hash: '' } as Location }, NOW);
+    expect(sent?.since).toBe(todayInput(NOW).since);
+    expect(desk.calls).toEqual(['staff.session', 'desk.today']);
+    expect(desk.inputs[1]).toEqual({ since: todayInput(NOW).since, first: TODAY_FIRST_ROWS });
+    // A browser-mode address without its secret: nothing is sent (the main script says how to open the desk).
+    expect(sendFirstReads({ location: { hash: '' } as Location }, NOW)).toBeUndefined();
+  });
+
+  it("takes over the first script's reads: neither is asked again, and its first rows are Today's until the whole list is in", async () => {
+    const desk = heldBridge();
+    const client = createBridgeQueryClient();
+    const sent = sendFirstReads({ coverdesk: desk.bridge, location: { hash: '' } as Location }, NOW);
+    readFirstScreen(desk.bridge, client, NOW, sent);
+    await settle();
+    expect(desk.calls).toEqual(['staff.session', 'desk.today']);
+    desk.answer('staff.session', { ok: true, value: SESSION });
+    desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
+    await settle();
+    expect(client.getQueryData(bridgeKey('staff.session', {}))).toEqual(SESSION);
+    const { observer } = openToday(client, desk);
+    expect(observer.getCurrentResult().data).toEqual(FIRST_ROWS);
+    // Only the whole list was asked for by the main script.
+    expect(desk.calls).toEqual(['staff.session', 'desk.today', 'desk.today']);
+    desk.answer('desk.today', { ok: true, value: TODAY });
+    await vi.waitFor(() => expect(observer.getCurrentResult().data).toEqual(TODAY));
+    expect(desk.wholeReads()).toBe(1);
+  });
+
+  it("asks for Today's first rows itself when the first script's were for another day (opened just before midnight)", async () => {
+    const desk = heldBridge();
+    const client = createBridgeQueryClient();
+    const sent = sendFirstReads({ coverdesk: desk.bridge, location: { hash: '' } as Location }, new Date(2026, 10, 26, 23, 59));
+    readFirstScreen(desk.bridge, client, NOW, sent);
+    await settle();
+    expect(desk.calls).toEqual(['staff.session', 'desk.today', 'desk.today']);
+    expect(desk.inputs[2]).toEqual({ since: todayInput(NOW).since, first: TODAY_FIRST_ROWS });
   });
 });

@@ -1,4 +1,5 @@
-import { buildBridgeApi, type BridgeApi, type BridgeEvent, type BridgeResult } from '../../../shared/bridge/contract';
+import { buildBridgeApi, type BridgeApi, type BridgeEvent } from '../../../shared/bridge/contract';
+import { webBridgeCall } from './web-bridge-call';
 
 /**
  * The bridge over HTTP and Server-Sent Events, for the browser mode and end-to-end tests.
@@ -7,28 +8,9 @@ import { buildBridgeApi, type BridgeApi, type BridgeEvent, type BridgeResult } f
  */
 export function createWebBridge(secret: string, onUnauthorized: () => void): BridgeApi {
   const source = new EventSource(`/bridge/events?secret=${encodeURIComponent(secret)}`);
-  return buildBridgeApi(
-    async (method, input) => {
-      try {
-        const response = await fetch(`/bridge/${method}`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', 'X-Coverdesk-Secret': secret },
-          body: JSON.stringify(input ?? {}),
-        });
-        // Only a missing or wrong secret answers 401 here (bridge errors travel in a 200).
-        if (response.status === 401) onUnauthorized();
-        return (await response.json()) as BridgeResult<unknown>;
-      } catch {
-        return {
-          ok: false,
-          error: { type: 'api_error', code: 'host_unreachable', message: 'Coverdesk is not running. Start it again, then retry.', status: 0 },
-        };
-      }
-    },
-    (event: BridgeEvent, listener) => {
-      const handler = (message: MessageEvent<string>) => listener(JSON.parse(message.data));
-      source.addEventListener(event, handler);
-      return () => source.removeEventListener(event, handler);
-    },
-  );
+  return buildBridgeApi(webBridgeCall(secret, onUnauthorized), (event: BridgeEvent, listener) => {
+    const handler = (message: MessageEvent<string>) => listener(JSON.parse(message.data));
+    source.addEventListener(event, handler);
+    return () => source.removeEventListener(event, handler);
+  });
 }

@@ -1,13 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { BridgeApi } from '../../../shared/bridge/contract';
 import { bridgeKey, readAhead } from '../bridge/query-client';
+import { TODAY_FIRST_ROWS, type FirstReads } from './first-reads';
 import { todayInput } from './today-rows';
 
-/**
- * How many of Today's rows are read before the rest: more than a tall window shows (a row is
- * 64 px), few enough that the host shapes them at once.
- */
-export const TODAY_FIRST_ROWS = 50;
+export { TODAY_FIRST_ROWS } from './first-reads';
 
 /**
  * The first screen's reads, started as the page starts, before React renders (issue 31): the
@@ -16,8 +13,9 @@ export const TODAY_FIRST_ROWS = 50;
  * for only after the gate had answered and the screen had mounted, and it is the host's
  * longest read (10,000 rows shaped); its first rows are Today's answer until it is in.
  */
-export function readFirstScreen(bridge: BridgeApi, client: QueryClient, now = new Date()): void {
+export function readFirstScreen(bridge: BridgeApi, client: QueryClient, now = new Date(), sent?: FirstReads): void {
   const input = todayInput(now);
+  if (sent) bridge = withFirstReads(bridge, sent);
   void readAhead(client, bridge, 'staff.session', {});
   const firstRows = bridge.desk.today({ ...input, first: TODAY_FIRST_ROWS }).then((result) => {
     const key = bridgeKey('desk.today', input);
@@ -27,4 +25,34 @@ export function readFirstScreen(bridge: BridgeApi, client: QueryClient, now = ne
   });
   // Asked for once the first rows are in: sent together, the host may shape all 10,000 first.
   void readAhead(client, bridge, 'desk.today', input, firstRows);
+}
+
+/**
+ * The bridge, with the page's first script's reads (`first-read.ts`) as the answers to the
+ * first asks for them: the same questions, already on their way, never sent twice. Today's
+ * first rows only for the same day (the page may have been opened just before midnight).
+ */
+function withFirstReads(bridge: BridgeApi, sent: FirstReads): BridgeApi {
+  let session: FirstReads['session'] | undefined = sent.session;
+  let todayFirstRows: FirstReads['todayFirstRows'] | undefined = sent.todayFirstRows;
+  return {
+    ...bridge,
+    staff: {
+      ...bridge.staff,
+      session: (input) => {
+        const answer = session ?? bridge.staff.session(input);
+        session = undefined;
+        return answer;
+      },
+    },
+    desk: {
+      ...bridge.desk,
+      today: (input) => {
+        if (!todayFirstRows || input.since !== sent.since || input.first !== TODAY_FIRST_ROWS) return bridge.desk.today(input);
+        const answer = todayFirstRows;
+        todayFirstRows = undefined;
+        return answer;
+      },
+    },
+  };
 }

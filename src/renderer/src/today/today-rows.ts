@@ -1,6 +1,6 @@
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import { matchesDeskQuery, parseDeskQuery } from '../../../shared/bridge/desk-search';
-import { startOfLocalDay } from '../format';
+import { startOfLocalDay } from '../local-day';
 
 /** Today's read: everyone with activity since the start of the desk's local day. */
 export function todayInput(now = new Date()): { since: string } {

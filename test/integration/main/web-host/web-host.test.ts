@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from '@src/main/shell/content-security-policy';
 import { OPEN_PAGE_PATH } from '@src/main/web-host/open-page';
@@ -103,5 +105,28 @@ describe('web host', () => {
     expect(html).toContain('#secret=');
     expect(html).not.toContain('<script');
     expect(html).not.toContain(secret);
+  });
+
+  it('answers the build\'s hashed assets as immutable and the page as revalidated, so a reload fetches only the page', async () => {
+    // A renderer as the build lays it out: the page, and assets named by their content's hash.
+    const renderer = path.join(temp.dir, 'renderer');
+    fs.mkdirSync(path.join(renderer, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(renderer, 'index.html'), '<!doctype html><div id="root"></div>');
+    fs.writeFileSync(path.join(renderer, 'assets', 'index-DJFUtet_.js'), 'export {};');
+    const own = await startWebHost({ dataDir: path.join(temp.dir, 'own'), port: 0, rendererDir: renderer });
+    try {
+      const asset = await fetch(`${own.origin}/assets/index-DJFUtet_.js`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      for (const address of ['/', '/index.html', '/today']) {
+        const page = await fetch(`${own.origin}${address}`);
+        expect(page.status).toBe(200);
+        expect(page.headers.get('cache-control')).toBe('no-cache');
+      }
+      // A missing asset is not cached as the page.
+      expect((await fetch(`${own.origin}/assets/gone-123.js`)).headers.get('cache-control')).not.toContain('immutable');
+    } finally {
+      await own.close();
+    }
   });
 });

@@ -1,0 +1,29 @@
+import type { BridgeMethod, BridgeResult } from '../../../shared/bridge/contract';
+
+/** One bridge call over HTTP: what the browser mode's bridge and the page's first reads send. */
+export type WebBridgeCall = (method: BridgeMethod, input: unknown) => Promise<BridgeResult<unknown>>;
+
+/**
+ * The browser mode's bridge call, without the contract's schemas: the page's first reads
+ * (`first-read.ts`) send it before the rest of the page's script has loaded. The per-run
+ * secret is sent on every call; a 401 means it is not this run's (`onUnauthorized`).
+ */
+export function webBridgeCall(secret: string, onUnauthorized: () => void): WebBridgeCall {
+  return async (method, input) => {
+    try {
+      const response = await fetch(`/bridge/${method}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Coverdesk-Secret': secret },
+        body: JSON.stringify(input ?? {}),
+      });
+      // Only a missing or wrong secret answers 401 here (bridge errors travel in a 200).
+      if (response.status === 401) onUnauthorized();
+      return (await response.json()) as BridgeResult<unknown>;
+    } catch {
+      return {
+        ok: false,
+        error: { type: 'api_error', code: 'host_unreachable', message: 'Coverdesk is not running. Start it again, then retry.', status: 0 },
+      };
+    }
+  };
+}
