@@ -54,6 +54,19 @@ function round2(value: number): number {
   return Math.round(Math.max(0, Math.min(1, value)) * 100) / 100;
 }
 
+/** Words that join the words of a name: "Plan de Salud", "Group of Companies", "Plan for Employees". */
+const JOINING = /^(of|de|del|della|des|du|la|las|los|for|and|y|&)$/i;
+
+/**
+ * Whether a caption word is the start of a name instead ("Plan de Salud Bella Vista", "Plan of
+ * Texas"): a caption ends at its colon or "#", or is followed by its value; a joining word after a
+ * bare caption word makes the two one name, and a value never starts with one.
+ */
+function continuesAName(tokens: string[], match: { end: number; rest?: string; translated?: boolean }): boolean {
+  if (match.rest || match.translated || /[:#]$/.test(tokens[match.end - 1] ?? '')) return false;
+  return JOINING.test(tokens[match.end] ?? '');
+}
+
 /** Every label on the card with the words that follow it in its own segment. */
 function findLabels(segments: Segment[]): LabelHit[] {
   const hits: LabelHit[] = [];
@@ -62,7 +75,7 @@ function findLabels(segments: Segment[]): LabelHit[] {
     const found: (ReturnType<typeof labelAt> & {})[] = [];
     for (let i = 0; i < tokens.length; ) {
       const match = labelAt(tokens, i, i > 0);
-      if (match) {
+      if (match && !continuesAName(tokens, match)) {
         found.push(match);
         i = match.end;
       } else i++;
@@ -91,6 +104,9 @@ function startsWithLabel(segment: Segment): boolean {
   );
 }
 
+/** Beyond this many text heights, a segment to a caption's right is its value only in a column of values. */
+const FAR_RIGHT = 14;
+
 /**
  * Where a value stands relative to a label alone in its segment: to its right (a table
  * of labels and values), or under it (a small caption above the value).
@@ -98,7 +114,7 @@ function startsWithLabel(segment: Segment): boolean {
 const PLACEMENTS = {
   right: {
     fits: (label: Segment, s: Segment) =>
-      s.bbox.x0 >= label.bbox.x1 && s.bbox.x0 - label.bbox.x1 < 14 * label.height && verticalOverlap(s.bbox, label.bbox) >= 0.5,
+      s.bbox.x0 >= label.bbox.x1 && s.bbox.x0 - label.bbox.x1 < FAR_RIGHT * label.height && verticalOverlap(s.bbox, label.bbox) >= 0.5,
     order: (s: Segment) => s.bbox.x0,
   },
   below: {
@@ -110,11 +126,35 @@ const PLACEMENTS = {
   },
 } as const;
 
+/**
+ * Whether a segment starts a column of values: two other rows start where it starts, each with
+ * a caption in the label's column before it. A table of captions and values (a portal's printed
+ * temporary card, a form) lines its values up however far from their captions the column is.
+ */
+function inValueColumn(label: Segment, s: Segment, segments: readonly Segment[]): boolean {
+  const h = label.height;
+  const rows = segments.filter(
+    (o) =>
+      o !== s &&
+      o.page === s.page &&
+      Math.abs(o.bbox.x0 - s.bbox.x0) < h &&
+      verticalOverlap(o.bbox, s.bbox) < 0.5 &&
+      segments.some((c) => c !== o && c.page === o.page && Math.abs(c.bbox.x0 - label.bbox.x0) < h && c.bbox.x1 <= o.bbox.x0 && verticalOverlap(c.bbox, o.bbox) >= 0.5),
+  );
+  return rows.length >= 2;
+}
+
 /** The nearest segment in that place, on the label's photo. */
 function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Segment[]): Segment | undefined {
   const label = hit.segment;
   const { fits, order } = PLACEMENTS[placement];
-  return segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
+  const found = segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
+  if (found || placement !== 'right') return found;
+  // Nothing near: the nearest segment on the row, when it stands in a column of values.
+  const far = segments
+    .filter((s) => s !== label && s.page === label.page && s.bbox.x0 >= label.bbox.x1 && s.bbox.x0 - label.bbox.x1 >= FAR_RIGHT * label.height && verticalOverlap(s.bbox, label.bbox) >= 0.5)
+    .sort((a, b) => a.bbox.x0 - b.bbox.x0)[0];
+  return far && inValueColumn(label, far, segments) ? far : undefined;
 }
 
 export { UNSURE_AT_MOST };

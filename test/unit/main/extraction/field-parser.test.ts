@@ -437,3 +437,31 @@ describe('bilingual captions, plan codes and copays on the unseen real cards’ 
     expect(codesOnly.plan_name).toBeUndefined();
   });
 });
+
+describe('tables and names that start with a caption word (issue 25: layouts not tuned on)', () => {
+  it('reads a printed table of captions and values whose value column stands far from the captions (a portal’s temporary card)', () => {
+    const rows: [string, string][] = [
+      ['Member Name', 'JANE Q PUBLIC'],
+      ['Member ID', 'W123456789'],
+      ['Group Number', '0862434'],
+      ['RxBIN', '610014'],
+      ['RxPCN', 'A4'],
+      ['RxGRP', 'RX2076'],
+    ];
+    const fields = parse(...rows.flatMap(([caption, value], i) => [line(40, 150 + i * 44, caption, 21), line(760, 150 + i * 44, value, 24)]));
+    expect(values(fields)).toMatchObject({ member_name: 'JANE Q PUBLIC', member_id: 'W123456789', group_number: '0862434', rx_bin: '610014', rx_pcn: 'A4', rx_group: 'RX2076' });
+  });
+
+  it('takes nothing far to the right of a caption when no column of values is there', () => {
+    const fields = parse(line(40, 150, 'Member ID: W123456789'), line(40, 200, 'RxBIN', 21), line(760, 200, '610014', 24));
+    expect(fields.rx_bin).toBeUndefined();
+  });
+
+  it('reads "Plan de Salud …" or "Plan of …" as a name, not the caption "Plan" and a value', () => {
+    const fields = parse(line(40, 40, 'Plan de Salud', 40), line(40, 150, 'Member: JANE Q PUBLIC'), line(40, 200, 'Product: Gold 1500 EPO'));
+    expect(fields.plan_name?.value).toBe('Gold 1500 EPO');
+    const alone = parse(line(40, 40, 'Plan of Texas', 40), line(40, 150, 'Member: JANE Q PUBLIC'), line(40, 200, 'ID: W123456789'));
+    expect(alone.plan_name?.value).not.toBe('of Texas');
+    expect(alone.plan_name?.confidence ?? 0).toBeLessThan(REVIEW_BELOW);
+  });
+});
