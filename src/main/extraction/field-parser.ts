@@ -178,7 +178,9 @@ function doubt(c: Candidate): void {
 function candidate(field: LabelledField, raw: string, words: OcrWord[], source: Source, quality: number, segment: Segment, label?: LabelHit): Candidate | null {
   const formatted = FIELD_FORMATS[field](raw);
   if (!formatted) return null;
-  const ocr = meanConfidence(words);
+  // A name is wrong when any one of its words is: a word the OCR barely read weighs as much as
+  // the clear ones together, so one doubtful word keeps the name under "check this".
+  const ocr = field === 'member_name' && words.length > 1 ? (meanConfidence(words) + Math.min(...words.map((w) => meanConfidence([w])))) / 2 : meanConfidence(words);
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
   const evidenced = isEvidenced(source, quality, formatted);
   if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);

@@ -465,3 +465,15 @@ describe('tables and names that start with a caption word (issue 25: layouts not
     expect(alone.plan_name?.confidence ?? 0).toBeLessThan(REVIEW_BELOW);
   });
 });
+
+describe('a name is as sure as its least sure word', () => {
+  it('keeps a captioned name under "check this" when the OCR barely read one of its words', () => {
+    const name = line(40, 150, 'Member Name: JANE Q PUBLIC');
+    const unsure = { ...name, words: name.words.map((w) => (w.text === 'PUBLIC' ? { ...w, confidence: 55 } : { ...w, confidence: 96 })) };
+    const fields = parse(unsure, line(40, 200, 'ID: W123456789'));
+    expect(fields.member_name?.value).toBe('JANE Q PUBLIC');
+    expect(fields.member_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    // Read clearly throughout, the same caption and name stay sure.
+    expect(parse(name, line(40, 200, 'ID: W123456789')).member_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+});
