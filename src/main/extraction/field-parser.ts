@@ -191,7 +191,32 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
  * The longest run of the words after a label that fits the field: "011552 RrxpcN TXBCBS"
  * (a next label misread) still gives the BIN, and "01 7010" (a digit gap) stays whole.
  */
-function candidateFromWords(field: LabelledField, rest: string | undefined, words: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
+function candidateFromWords(field: LabelledField, rest: string | undefined, allWords: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
+  const words = withoutBorders(allWords, field !== 'member_name');
+  const c = candidateFromValueWords(field, rest, words, source, quality, segment, hit);
+  // A border dropped may have been a character after all: a person says which.
+  if (c && words.length < allWords.length) doubt(c);
+  return c;
+}
+
+/** A word of one thin stroke: what OCR makes of a box's or a panel's edge ("|", "I", "l", "1", "[", "]"). */
+const BORDER = /^[|Il1[\]!]$/;
+
+/**
+ * The value's words without a box border read beside them. Ids, codes and names print no
+ * character standing apart on its own (ids come whole or in groups of two or more, "1EG4 TE5
+ * MK73", "XYZ 123456789 01"), so a lone stroke at either end is the box the value is printed in.
+ * A name's initial never comes first, but comes last in "SMITH, JOHN I": only its start is looked at.
+ */
+function withoutBorders(words: OcrWord[], bothEnds: boolean): OcrWord[] {
+  let from = 0;
+  let to = words.length;
+  while (to - from > 1 && BORDER.test(words[from].text)) from++;
+  while (bothEnds && to - from > 1 && BORDER.test(words[to - 1].text)) to--;
+  return from === 0 && to === words.length ? words : words.slice(from, to);
+}
+
+function candidateFromValueWords(field: LabelledField, rest: string | undefined, words: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
   let last = words.length;
   if (field === 'member_id' || field === 'group_number') {
     // An id is one word or digit groups ("123 456 789", "1EG4 TE5 MK73"); a longer word

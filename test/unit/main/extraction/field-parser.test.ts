@@ -477,3 +477,15 @@ describe('a name is as sure as its least sure word', () => {
     expect(parse(name, line(40, 200, 'ID: W123456789')).member_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 });
+
+describe('box borders beside values (a card printed on a form in ruled boxes)', () => {
+  it('drops a lone stroke read from a box edge before or after an id, a code or a name, and leaves the value for a person to check', () => {
+    const fields = parse(line(40, 150, 'Member ID: I W123456789'), line(40, 200, 'Group: 0862434 l'), line(40, 250, 'Name: I JANE Q PUBLIC'), line(40, 300, 'RxGRP: RX2076 I'));
+    expect(values(fields)).toMatchObject({ member_id: 'W123456789', group_number: '0862434', member_name: 'JANE Q PUBLIC', rx_group: 'RX2076' });
+    for (const field of ['member_id', 'group_number', 'member_name', 'rx_group'] as const) expect(fields[field]!.confidence, field).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('keeps a name’s last initial printed after a comma', () => {
+    expect(parse(line(40, 150, 'Name: PUBLIC, JANE I')).member_name?.value).toBe('JANE I PUBLIC');
+  });
+});
