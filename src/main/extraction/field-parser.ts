@@ -563,6 +563,27 @@ function pageRows(segments: Segment[]): Segment[][] {
   return [...sorted, ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s])), ...stacked];
 }
 
+/** The line that introduces the company that runs an employer's plan or insures it. */
+const ADMINISTERED_BY = /\b(administered|underwritten|insured|issued|offered)\s+by\b/i;
+
+/**
+ * Whether a segment names the plan's administrator or insurer: "Administered by …" itself, or
+ * the line right under it. An employer's own plan prints the employer large at the top and its
+ * payer small at the foot after these words, which say as plainly as a header whose name it is.
+ */
+function namesTheAdministrator(segment: Segment, segments: readonly Segment[]): boolean {
+  if (ADMINISTERED_BY.test(segment.text)) return true;
+  return segments.some(
+    (by) =>
+      by.page === segment.page &&
+      ADMINISTERED_BY.test(by.text) &&
+      /\bby\W*$/i.test(by.text) &&
+      segment.bbox.y0 >= by.bbox.y0 + 0.5 * by.height &&
+      segment.bbox.y0 - by.bbox.y1 < 1.5 * Math.max(by.height, segment.height) &&
+      Math.abs(segment.bbox.x0 - by.bbox.x0) < 2 * by.height,
+  );
+}
+
 /** Where each field's value was read: which photo, and its box on the prepared image. */
 export type FieldSources = Partial<Record<ExtractedFieldName, FieldSource>>;
 
@@ -695,7 +716,7 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     pageRows(segments).map((row) => ({
       text: row.map((s) => s.text).join(' '),
       confidence: meanConfidence(row.flatMap((s) => s.words)),
-      header: row[0].page === 0 && row[0].bbox.y0 < bottoms[0] / 3,
+      header: (row[0].page === 0 && row[0].bbox.y0 < bottoms[0] / 3) || row.some((seg) => namesTheAdministrator(seg, segments)),
     })),
     context.entities,
   );

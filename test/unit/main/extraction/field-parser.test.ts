@@ -489,3 +489,12 @@ describe('box borders beside values (a card printed on a form in ruled boxes)', 
     expect(parse(line(40, 150, 'Name: PUBLIC, JANE I')).member_name?.value).toBe('JANE I PUBLIC');
   });
 });
+
+describe('the payer of an employer’s own plan', () => {
+  it('takes a one-word payer name printed small at the foot under "Administered by" as the payer, as if in the header', () => {
+    const lines = [line(40, 40, 'Contoso Manufacturing', 44), line(40, 100, 'Employee Health Plan', 22), line(40, 180, 'Member: JANE Q PUBLIC'), line(40, 230, 'ID: W123456789'), line(40, 280, 'Group: 0862434'), line(40, 760, 'Administered by', 16), line(40, 790, 'Aetna', 26)];
+    expect(parse(...lines).payer_name?.value).toBe('Aetna');
+    // Printed at the foot with no such words, one word is not enough.
+    expect(parse(...lines.filter((l) => l.text !== 'Administered by')).payer_name).toBeUndefined();
+  });
+});
