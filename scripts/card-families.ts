@@ -897,6 +897,124 @@ export const FAMILIES: readonly Family[] = [
       p.text(d.payer.phone, CARD_W - 40, Math.max(end, 620), 16, { color: '#555555', align: 'right' });
     },
   },
+  {
+    name: 'paper-form-boxes',
+    split: 'tuning',
+    models:
+      'a card printed on a paper form (an enrolment letter, a fax cover): each field in a ruled box, a tiny caption in the box\'s top-left corner and the value under it, the Rx block as a row of boxes; box borders sit a few pixels from the values',
+    kind: 'commercial',
+    draw(p, r) {
+      const d = p.d;
+      p.fill('#ffffff');
+      p.logo(30, 56, 34, { color: '#222222' });
+      p.text(r.pick(['Member Identification Card', 'Proof of Coverage', 'Insurance Card (printed copy)']), CARD_W - 30, 50, 20, { color: '#333333', align: 'right' });
+      const line = '#333333';
+      // Boxes in a grid: [x, y, w] with a common height; the caption in the corner, the value under it.
+      const boxH = 78;
+      const cell = (field: Field, caption: string, value: string, x: number, y: number, w: number) => {
+        p.box(x, y, w, boxH, line, 2);
+        p.text(caption, x + 8, y + 20, 15, { color: '#444444', maxW: w - 16 });
+        p.value(field, value, x + 10, y + 60, 27, { maxW: w - 20 });
+      };
+      cell('member_name', r.pick(['MEMBER NAME', 'Subscriber Name', 'Name of Member']), d.printedName, 30, 96, 600);
+      cell('member_id', r.pick(['MEMBER ID', 'ID Number', 'Subscriber ID']), d.truth.member_id, 640, 96, 340);
+      cell('group_number', r.pick(['GROUP NUMBER', 'Group No.', 'Group']), d.truth.group_number, 30, 184, 300);
+      cell('plan_name', r.pick(['PLAN', 'Plan Name', 'Product']), d.truth.plan_name, 340, 184, 640);
+      cell('rx_bin', r.pick(['RxBIN', 'BIN']), d.truth.rx_bin, 30, 272, 220);
+      cell('rx_pcn', r.pick(['RxPCN', 'PCN']), d.truth.rx_pcn, 260, 272, 220);
+      cell('rx_group', r.pick(['RxGRP', 'Rx Group']), d.truth.rx_group, 490, 272, 240);
+      p.box(740, 272, 240, boxH, line, 2);
+      p.text('EFFECTIVE DATE', 748, 292, 15, { color: '#444444' });
+      p.text(d.effective, 750, 332, 27);
+      p.smallPrint([...footerLines(r, d), 'Keep this page with your records. It is not a guarantee of coverage.'], 30, 420, 18, '#333333', 26);
+    },
+  },
+  {
+    name: 'portal-temporary-id',
+    split: 'tuning',
+    models:
+      'a temporary ID card printed from a member portal: black on white, the browser\'s date and address along the edges, a plain table of captions and values far apart, the payer named in a text header and the website',
+    kind: 'commercial',
+    draw(p, r) {
+      const d = p.d;
+      p.fill('#ffffff');
+      const site = d.payer.website.replace(/^www\./, '');
+      p.text(`${d.effective}, ${r.int(1, 12)}:${String(r.int(0, 59)).padStart(2, '0')} ${r.pick(['AM', 'PM'])}`, 20, 24, 14, { color: '#555555' });
+      p.text(`https://member.${site}/id-card/print`, CARD_W - 20, CARD_H - 10, 14, { color: '#555555', align: 'right' });
+      p.text('Page 1 of 1', 20, CARD_H - 10, 14, { color: '#555555' });
+      p.logo(40, 78, 34, { color: '#000000' });
+      p.text(r.pick(['Temporary ID Card', 'TEMPORARY MEMBER ID CARD', 'Temporary Insurance Card']), CARD_W - 40, 70, 24, { bold: true, align: 'right' });
+      p.rule(40, CARD_W - 40, 108, '#000000', 2);
+      const vx = r.pick([300, 340, 420]);
+      const rows: [Field, string, string][] = [
+        ['member_name', r.pick(['Member Name', 'Member', 'Subscriber Name']), d.printedName],
+        ['member_id', r.pick(['Member ID', 'Member ID #', 'Subscriber ID']), d.truth.member_id],
+        ['group_number', r.pick(['Group Number', 'Group #', 'Group']), d.truth.group_number],
+        ['plan_name', r.pick(['Plan', 'Plan Name', 'Product Name']), d.truth.plan_name],
+        ['rx_bin', 'RxBIN', d.truth.rx_bin],
+        ['rx_pcn', 'RxPCN', d.truth.rx_pcn],
+        ['rx_group', 'RxGRP', d.truth.rx_group],
+      ];
+      const colon = r.chance(0.5) ? ':' : '';
+      rows.forEach(([f, c, v], i) => {
+        const y = 150 + i * 44;
+        p.text(`${c}${colon}`, 40, y, 21, { color: '#000000' });
+        p.value(f, v, vx, y, 24, { bold: true, maxW: CARD_W - vx - 40 });
+      });
+      p.text(r.pick(['This temporary card is valid for 30 days from the print date.', 'Use this temporary card until your ID card arrives.']), 40, 480, 18, { color: '#333333' });
+      p.smallPrint([`Member Services ${d.payer.phone}`, d.payer.website], 40, 530, 18, '#333333');
+    },
+  },
+  {
+    name: 'employer-branded-vertical',
+    split: 'tuning',
+    models:
+      "an employer's self-funded plan card: the employer's name as the big mark, the payer only as \"Administered by\" with its logo small, a faint watermark behind the fields, the network name printed up the right edge",
+    kind: 'commercial',
+    draw(p, r) {
+      const d = p.d;
+      p.fill(bg(r));
+      // The watermark: the employer's initials, large and faint, behind everything.
+      const initials = d.employer.split(/\s+/).map((w) => w[0]).join('');
+      p.text(initials, CARD_W / 2 - 120, 460, 260, { color: '#eeeeee', bold: true });
+      p.text(d.employer, 40, 70, 40, { bold: true, color: '#333333', maxW: 620 });
+      p.text(r.pick(['Employee Health Plan', 'Employee Benefit Plan', 'Group Health Plan']), 40, 108, 22, { color: '#555555' });
+      p.text('Administered by', 40, 560, 16, { color: '#555555' });
+      p.logo(40, 598, 26, { maxW: 520 });
+      p.vertical(r.pick(['In-Network Plus', 'National Network', 'Open Access']), CARD_W - 30, CARD_H - 40, 22, d.payer.color);
+      let y = 180;
+      y = p.inline('member_name', `${r.pick(CAP.name)}${r.pick([':', ''])}`, d.printedName, 40, y, { size: 28, maxW: 520 });
+      y = p.inline('member_id', `${r.pick(CAP.id)}${r.pick([':', ''])}`, d.truth.member_id, 40, y, { size: 28 });
+      y = p.inline('group_number', `${r.pick(CAP.group)}${r.pick([':', ''])}`, d.truth.group_number, 40, y, { size: 28 });
+      p.inline('plan_name', `${r.pick(CAP.plan)}:`, d.truth.plan_name, 40, y, { size: 26, maxW: 480 });
+      // The Rx block in two columns: BIN and PCN side by side, the group under the BIN.
+      const x0 = 600;
+      p.inline('rx_bin', 'BIN', d.truth.rx_bin, x0, 190, { cap: 20, size: 24 });
+      p.inline('rx_pcn', 'PCN', d.truth.rx_pcn, x0 + 190, 190, { cap: 20, size: 24 });
+      p.inline('rx_group', r.pick(['RxGRP', 'GRP']), d.truth.rx_group, x0, 232, { cap: 20, size: 24 });
+      p.smallPrint([`Questions: ${d.payer.phone}`, d.payer.website], 600, 470, 18);
+    },
+  },
+  {
+    name: 'medigap-policy-card',
+    split: 'tuning',
+    models: 'a Medicare Supplement (Medigap) card: the insurer\'s logo, "Medicare Supplement" and the plan letter, a policy or certificate number as the id, the Medicare card to be shown too, no Rx block',
+    kind: 'commercial',
+    draw(p, r) {
+      const d = p.d;
+      p.fill(bg(r));
+      p.logo(40, 70, 42);
+      const plan = `${r.pick(['Medicare Supplement', 'Medicare Supplement Insurance', 'Medigap'])} Plan ${r.pick(['G', 'N', 'F', 'High Deductible G'])}`;
+      p.rule(40, CARD_W - 40, 130, d.payer.color);
+      let y = 190;
+      y = p.inline('member_name', `${r.pick(['Insured', 'Name', 'Member'])}:`, d.printedName, 40, y, { size: 28 });
+      y = p.inline('member_id', `${r.pick(['Policy Number', 'Certificate No.', 'Member ID', 'Policy #'])}:`, d.truth.member_id, 40, y, { size: 28 });
+      p.value('plan_name', plan, 40, y + 10, 30, { bold: true, maxW: 600 });
+      p.text(`Effective Date: ${d.effective}`, 40, y + 60, 22, { color: '#444444' });
+      p.text(r.pick(['Show this card and your Medicare card to your provider.', 'Present with your red, white and blue Medicare card.']), 40, 520, 19, { color: '#333333' });
+      p.smallPrint([`Customer Service ${d.payer.phone}`, d.payer.website], 40, 570, 18);
+    },
+  },
   // ---- held-out: whole kinds of card the reader is never tuned on ----
   {
     name: 'bilingual-es',

@@ -223,6 +223,9 @@ function rxCode(raw: string): FormattedValue | null {
 /** Words a name never contains: a "Member Services" line is not a member called Services. */
 const NOT_NAME = /^(SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
 
+/** Generational suffixes: JR, SR, II, III, IV (the name suffix of X12's NM1 and NCPDP's cardholder name). */
+const NAME_SUFFIX = /^(JR|SR|II|III|IV)\.?$/i;
+
 /** Particles of names ("MARIA DE LA CRUZ"), which are also Spanish caption words. */
 const NAME_PARTICLE = /^(de|del|la|el|los|las|van|von|der|da|di|du|dos|das)$/i;
 
@@ -249,6 +252,9 @@ function memberName(raw: string): FormattedValue | null {
   if (slash) parts = [...slash[2].trim().split(' '), ...slash[1].trim().split(' ')];
   else if (comma) parts = [...comma[2].trim().split(' '), ...comma[1].trim().split(' ')];
   else parts = text.split(' ');
+  // A generational suffix ends the name whichever way it was printed: "SMITH, JOHN A JR" is
+  // JOHN A SMITH JR (the suffix is the last name's, as X12's and NCPDP's name suffix field has it).
+  if (slash || comma) parts = [...parts.filter((p) => !NAME_SUFFIX.test(p)), ...parts.filter((p) => NAME_SUFFIX.test(p))];
   parts = parts.map((p) => p.replace(/^[.'-]+|[,-]+$/g, '')).filter((p) => p !== '');
   if (parts.length < 2 || parts.length > 5) return null;
   if (!parts.every((p) => /^\p{L}[\p{L}.'-]*$/u.test(p))) return null;

@@ -54,6 +54,19 @@ function round2(value: number): number {
   return Math.round(Math.max(0, Math.min(1, value)) * 100) / 100;
 }
 
+/** Words that join the words of a name: "Plan de Salud", "Group of Companies", "Plan for Employees". */
+const JOINING = /^(of|de|del|della|des|du|la|las|los|for|and|y|&)$/i;
+
+/**
+ * Whether a caption word is the start of a name instead ("Plan de Salud Bella Vista", "Plan of
+ * Texas"): a caption ends at its colon or "#", or is followed by its value; a joining word after a
+ * bare caption word makes the two one name, and a value never starts with one.
+ */
+function continuesAName(tokens: string[], match: { end: number; rest?: string; translated?: boolean }): boolean {
+  if (match.rest || match.translated || /[:#]$/.test(tokens[match.end - 1] ?? '')) return false;
+  return JOINING.test(tokens[match.end] ?? '');
+}
+
 /** Every label on the card with the words that follow it in its own segment. */
 function findLabels(segments: Segment[]): LabelHit[] {
   const hits: LabelHit[] = [];
@@ -62,7 +75,7 @@ function findLabels(segments: Segment[]): LabelHit[] {
     const found: (ReturnType<typeof labelAt> & {})[] = [];
     for (let i = 0; i < tokens.length; ) {
       const match = labelAt(tokens, i, i > 0);
-      if (match) {
+      if (match && !continuesAName(tokens, match)) {
         found.push(match);
         i = match.end;
       } else i++;
@@ -91,6 +104,9 @@ function startsWithLabel(segment: Segment): boolean {
   );
 }
 
+/** Beyond this many text heights, a segment to a caption's right is its value only in a column of values. */
+const FAR_RIGHT = 14;
+
 /**
  * Where a value stands relative to a label alone in its segment: to its right (a table
  * of labels and values), or under it (a small caption above the value).
@@ -98,7 +114,7 @@ function startsWithLabel(segment: Segment): boolean {
 const PLACEMENTS = {
   right: {
     fits: (label: Segment, s: Segment) =>
-      s.bbox.x0 >= label.bbox.x1 && s.bbox.x0 - label.bbox.x1 < 14 * label.height && verticalOverlap(s.bbox, label.bbox) >= 0.5,
+      s.bbox.x0 >= label.bbox.x1 && s.bbox.x0 - label.bbox.x1 < FAR_RIGHT * label.height && verticalOverlap(s.bbox, label.bbox) >= 0.5,
     order: (s: Segment) => s.bbox.x0,
   },
   below: {
@@ -110,11 +126,35 @@ const PLACEMENTS = {
   },
 } as const;
 
+/**
+ * Whether a segment starts a column of values: two other rows start where it starts, each with
+ * a caption in the label's column before it. A table of captions and values (a portal's printed
+ * temporary card, a form) lines its values up however far from their captions the column is.
+ */
+function inValueColumn(label: Segment, s: Segment, segments: readonly Segment[]): boolean {
+  const h = label.height;
+  const rows = segments.filter(
+    (o) =>
+      o !== s &&
+      o.page === s.page &&
+      Math.abs(o.bbox.x0 - s.bbox.x0) < h &&
+      verticalOverlap(o.bbox, s.bbox) < 0.5 &&
+      segments.some((c) => c !== o && c.page === o.page && Math.abs(c.bbox.x0 - label.bbox.x0) < h && c.bbox.x1 <= o.bbox.x0 && verticalOverlap(c.bbox, o.bbox) >= 0.5),
+  );
+  return rows.length >= 2;
+}
+
 /** The nearest segment in that place, on the label's photo. */
 function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Segment[]): Segment | undefined {
   const label = hit.segment;
   const { fits, order } = PLACEMENTS[placement];
-  return segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
+  const found = segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
+  if (found || placement !== 'right') return found;
+  // Nothing near: the nearest segment on the row, when it stands in a column of values.
+  const far = segments
+    .filter((s) => s !== label && s.page === label.page && s.bbox.x0 >= label.bbox.x1 && s.bbox.x0 - label.bbox.x1 >= FAR_RIGHT * label.height && verticalOverlap(s.bbox, label.bbox) >= 0.5)
+    .sort((a, b) => a.bbox.x0 - b.bbox.x0)[0];
+  return far && inValueColumn(label, far, segments) ? far : undefined;
 }
 
 export { UNSURE_AT_MOST };
@@ -138,7 +178,9 @@ function doubt(c: Candidate): void {
 function candidate(field: LabelledField, raw: string, words: OcrWord[], source: Source, quality: number, segment: Segment, label?: LabelHit): Candidate | null {
   const formatted = FIELD_FORMATS[field](raw);
   if (!formatted) return null;
-  const ocr = meanConfidence(words);
+  // A name is wrong when any one of its words is: a word the OCR barely read weighs as much as
+  // the clear ones together, so one doubtful word keeps the name under "check this".
+  const ocr = field === 'member_name' && words.length > 1 ? (meanConfidence(words) + Math.min(...words.map((w) => meanConfidence([w])))) / 2 : meanConfidence(words);
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
   const evidenced = isEvidenced(source, quality, formatted);
   if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);
@@ -149,7 +191,32 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
  * The longest run of the words after a label that fits the field: "011552 RrxpcN TXBCBS"
  * (a next label misread) still gives the BIN, and "01 7010" (a digit gap) stays whole.
  */
-function candidateFromWords(field: LabelledField, rest: string | undefined, words: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
+function candidateFromWords(field: LabelledField, rest: string | undefined, allWords: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
+  const words = withoutBorders(allWords, field !== 'member_name');
+  const c = candidateFromValueWords(field, rest, words, source, quality, segment, hit);
+  // A border dropped may have been a character after all: a person says which.
+  if (c && words.length < allWords.length) doubt(c);
+  return c;
+}
+
+/** A word of one thin stroke: what OCR makes of a box's or a panel's edge ("|", "I", "l", "1", "[", "]"). */
+const BORDER = /^[|Il1[\]!]$/;
+
+/**
+ * The value's words without a box border read beside them. Ids, codes and names print no
+ * character standing apart on its own (ids come whole or in groups of two or more, "1EG4 TE5
+ * MK73", "XYZ 123456789 01"), so a lone stroke at either end is the box the value is printed in.
+ * A name's initial never comes first, but comes last in "SMITH, JOHN I": only its start is looked at.
+ */
+function withoutBorders(words: OcrWord[], bothEnds: boolean): OcrWord[] {
+  let from = 0;
+  let to = words.length;
+  while (to - from > 1 && BORDER.test(words[from].text)) from++;
+  while (bothEnds && to - from > 1 && BORDER.test(words[to - 1].text)) to--;
+  return from === 0 && to === words.length ? words : words.slice(from, to);
+}
+
+function candidateFromValueWords(field: LabelledField, rest: string | undefined, words: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
   let last = words.length;
   if (field === 'member_id' || field === 'group_number') {
     // An id is one word or digit groups ("123 456 789", "1EG4 TE5 MK73"); a longer word
@@ -496,6 +563,27 @@ function pageRows(segments: Segment[]): Segment[][] {
   return [...sorted, ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s])), ...stacked];
 }
 
+/** The line that introduces the company that runs an employer's plan or insures it. */
+const ADMINISTERED_BY = /\b(administered|underwritten|insured|issued|offered)\s+by\b/i;
+
+/**
+ * Whether a segment names the plan's administrator or insurer: "Administered by …" itself, or
+ * the line right under it. An employer's own plan prints the employer large at the top and its
+ * payer small at the foot after these words, which say as plainly as a header whose name it is.
+ */
+function namesTheAdministrator(segment: Segment, segments: readonly Segment[]): boolean {
+  if (ADMINISTERED_BY.test(segment.text)) return true;
+  return segments.some(
+    (by) =>
+      by.page === segment.page &&
+      ADMINISTERED_BY.test(by.text) &&
+      /\bby\W*$/i.test(by.text) &&
+      segment.bbox.y0 >= by.bbox.y0 + 0.5 * by.height &&
+      segment.bbox.y0 - by.bbox.y1 < 1.5 * Math.max(by.height, segment.height) &&
+      Math.abs(segment.bbox.x0 - by.bbox.x0) < 2 * by.height,
+  );
+}
+
 /** Where each field's value was read: which photo, and its box on the prepared image. */
 export type FieldSources = Partial<Record<ExtractedFieldName, FieldSource>>;
 
@@ -628,7 +716,7 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     pageRows(segments).map((row) => ({
       text: row.map((s) => s.text).join(' '),
       confidence: meanConfidence(row.flatMap((s) => s.words)),
-      header: row[0].page === 0 && row[0].bbox.y0 < bottoms[0] / 3,
+      header: (row[0].page === 0 && row[0].bbox.y0 < bottoms[0] / 3) || row.some((seg) => namesTheAdministrator(seg, segments)),
     })),
     context.entities,
   );

@@ -48,6 +48,20 @@ describe('the card generator: layout families', () => {
     expect(some((c) => c.drawn.some((t) => /^RxGRP|^Rx Group|^RXGRP|^RxGrp/.test(t)) && c.drawn.some((t) => /^\$\d+$/.test(t)))).toBe(true);
   });
 
+  it('tunes on the kinds the world prints that the first tuning families lacked (issue 25 item 4): a card on a paper form in boxes, a portal-printed temporary card, an employer-branded card with a watermark and vertical text, a Medigap card', () => {
+    const tuning = familiesOf('tuning');
+    const cards = tuning.map((family) => {
+      const r = rngFrom(41 + family.name.length);
+      const d = cardData(r, family.kind, fonts);
+      return { family, drawn: paintFamily(family, r, d).drawn, employer: d.employer, truth: d.truth };
+    });
+    const some = (test: (card: (typeof cards)[number]) => boolean) => cards.some(test);
+    expect(some((c) => /paper form/.test(c.family.models) && c.drawn.includes('EFFECTIVE DATE'))).toBe(true);
+    expect(some((c) => c.drawn.some((t) => /^https:\/\/member\..*\/print$/.test(t)) && c.drawn.some((t) => /temporary/i.test(t)))).toBe(true);
+    expect(some((c) => c.drawn[0] === c.employer.split(/\s+/).map((w) => w[0]).join('') && c.drawn.includes('Administered by'))).toBe(true);
+    expect(some((c) => /^(Medicare Supplement|Medigap)/.test(c.truth.plan_name) && c.truth.rx_bin === '')).toBe(true);
+  });
+
   it('holds out whole kinds of card: dental and vision cards are never in the tuning split', () => {
     const tuningKinds = new Set(familiesOf('tuning').map((f) => f.kind));
     expect(tuningKinds.has('dental')).toBe(false);

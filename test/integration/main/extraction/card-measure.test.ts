@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calibrate, formatCalibration, formatFamilies, scoreSet, type Measured } from './card-measure';
+import { calibrate, formatCalibration, formatFamilies, scoreSet, splitByFamilies, type Measured } from './card-measure';
 
 const result = (family: string, truth: Measured['truth'], fields: Measured['fields']): Measured => ({ file: `${family}.png`, family, truth, fields, ms: 1 });
 
@@ -34,5 +34,15 @@ describe('card-measure: per family and calibration', () => {
     const lines = formatFamilies(results).split('\n');
     expect(lines.find((l) => l.startsWith('dental-ppo'))).toMatch(/2\/4\s+50%\s+\(2 cards, 1 wrong ≥thr\)/);
     expect(lines.find((l) => l.startsWith('pharmacy-only-pbm'))).toMatch(/1\/1\s+100%\s+\(1 cards, 1 wrong ≥thr\)/);
+  });
+});
+
+describe('card-measure: train and validation families apart', () => {
+  it('puts the named families in validation and every other card in train', () => {
+    const r = (family: string | undefined): Measured => ({ file: `${family}.png`, family, truth: {}, fields: {}, ms: 1 });
+    const [[trainName, train], [validationName, validation]] = splitByFamilies([r('a'), r('b'), r('c'), r(undefined)], new Set(['b', 'c']));
+    expect([trainName, validationName]).toEqual(['train', 'validation']);
+    expect(train.map((x) => x.family)).toEqual(['a', undefined]);
+    expect(validation.map((x) => x.family)).toEqual(['b', 'c']);
   });
 });

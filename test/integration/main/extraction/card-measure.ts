@@ -299,6 +299,22 @@ export function formatDetails(results: Measured[], threshold = LOW_CONFIDENCE): 
   return lines.join('\n');
 }
 
+/** A comma-separated list of family names, or undefined where none was given. */
+function familyList(text: string | undefined): Set<string> | undefined {
+  if (text === undefined) return undefined;
+  const names = text.split(',').map((n) => n.trim()).filter(Boolean);
+  if (names.length === 0) throw new Error('A family list needs at least one family name, separated by commas.');
+  return new Set(names);
+}
+
+/** Results apart by family: those not named (train) and those named (validation). */
+export function splitByFamilies(results: Measured[], validation: ReadonlySet<string>): [string, Measured[]][] {
+  return [
+    ['train', results.filter((r) => !r.family || !validation.has(r.family))],
+    ['validation', results.filter((r) => !!r.family && validation.has(r.family))],
+  ];
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -310,6 +326,8 @@ async function main(): Promise<void> {
       verbose: { type: 'boolean' },
       profile: { type: 'boolean' },
       'lang-path': { type: 'string' },
+      validation: { type: 'string' },
+      'only-families': { type: 'string' },
     },
   });
   if (values.families !== undefined && values.families !== 'tuning' && values.families !== 'held-out') throw new Error('--families must be tuning or held-out.');
@@ -328,9 +346,17 @@ async function main(): Promise<void> {
     // Without any set named, the older held-out styles, as this command measured before families.
     const n = Number(values['held-out'] ?? (values.families || values.real ? 0 : 30));
     if (n > 0) sets.push([`held-out generated cards (${n}, seed ${seed})`, await heldOutSet(n, seed)]);
-    for (const [name, images] of sets) {
+    const only = familyList(values['only-families']);
+    const validation = familyList(values.validation);
+    for (const [name, all] of sets) {
+      const images = only ? all.filter((i) => !i.family || only.has(i.family)) : all;
       const results = await measure(engine, images, entities, profiler?.endCard);
       if (values.verbose) console.log(formatDetails(results));
+      if (validation) {
+        for (const [part, rs] of splitByFamilies(results, validation)) {
+          console.log(`\n${name}, ${part} (${rs.length} cards):\n${formatScores(scoreSet(rs))}\n${formatCalibration(calibrate(rs)).split('\n').pop()}`);
+        }
+      }
       const ms = results.map((r) => r.ms).sort((a, b) => a - b);
       const cpu = results.map((r) => r.cpuMs ?? 0).sort((a, b) => a - b);
       console.log(`\n${name}: ${images.length} images, median ${ms[ms.length >> 1]} ms, p90 ${ms[Math.floor(ms.length * 0.9)]} ms; CPU median ${cpu[cpu.length >> 1]} ms, p90 ${cpu[Math.floor(cpu.length * 0.9)]} ms (load ${os.loadavg()[0].toFixed(1)})\n${formatScores(scoreSet(results))}\n`);

@@ -12,9 +12,9 @@ describe('a card region cut through its printing', () => {
   const engine = createExtractionEngine();
   let card: GeneratedCard;
   beforeAll(async () => {
-    // A tuning family's flatbed capture (generated, no image committed): tu-024, seed 202
-    // (tu-023 before the tuning split had its 21st family).
-    card = (await generateCards({ families: 'tuning', count: 24, seed: 202 }))[23];
+    // A tuning family's flatbed capture (generated, no image committed): tu-028, seed 202
+    // (tu-024 before the tuning split had 25 families, tu-023 before it had 21).
+    card = (await generateCards({ families: 'tuning', count: 28, seed: 202 }))[27];
   }, 120_000);
   afterAll(() => engine.close());
 

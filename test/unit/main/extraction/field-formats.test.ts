@@ -173,3 +173,12 @@ describe('what a format cannot confirm (issue 25: honest confidence)', () => {
     expect(FIELD_FORMATS.member_id('H927!257')).toMatchObject({ value: 'H927257', repairs: 1 });
   });
 });
+
+describe('member names with a generational suffix', () => {
+  it('puts the suffix last whichever way the card printed the name (X12 NM1 / NCPDP: first, middle, last, suffix)', () => {
+    expect(FIELD_FORMATS.member_name('SMITH, JOHN A JR')?.value).toBe('JOHN A SMITH JR');
+    expect(FIELD_FORMATS.member_name('SMITH JR, JOHN A')?.value).toBe('JOHN A SMITH JR');
+    expect(FIELD_FORMATS.member_name('PUBLIC/JANE III')?.value).toBe('JANE PUBLIC III');
+    expect(FIELD_FORMATS.member_name('JOHN A SMITH JR')?.value).toBe('JOHN A SMITH JR');
+  });
+});

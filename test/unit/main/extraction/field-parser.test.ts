@@ -437,3 +437,64 @@ describe('bilingual captions, plan codes and copays on the unseen real cards’ 
     expect(codesOnly.plan_name).toBeUndefined();
   });
 });
+
+describe('tables and names that start with a caption word (issue 25: layouts not tuned on)', () => {
+  it('reads a printed table of captions and values whose value column stands far from the captions (a portal’s temporary card)', () => {
+    const rows: [string, string][] = [
+      ['Member Name', 'JANE Q PUBLIC'],
+      ['Member ID', 'W123456789'],
+      ['Group Number', '0862434'],
+      ['RxBIN', '610014'],
+      ['RxPCN', 'A4'],
+      ['RxGRP', 'RX2076'],
+    ];
+    const fields = parse(...rows.flatMap(([caption, value], i) => [line(40, 150 + i * 44, caption, 21), line(760, 150 + i * 44, value, 24)]));
+    expect(values(fields)).toMatchObject({ member_name: 'JANE Q PUBLIC', member_id: 'W123456789', group_number: '0862434', rx_bin: '610014', rx_pcn: 'A4', rx_group: 'RX2076' });
+  });
+
+  it('takes nothing far to the right of a caption when no column of values is there', () => {
+    const fields = parse(line(40, 150, 'Member ID: W123456789'), line(40, 200, 'RxBIN', 21), line(760, 200, '610014', 24));
+    expect(fields.rx_bin).toBeUndefined();
+  });
+
+  it('reads "Plan de Salud …" or "Plan of …" as a name, not the caption "Plan" and a value', () => {
+    const fields = parse(line(40, 40, 'Plan de Salud', 40), line(40, 150, 'Member: JANE Q PUBLIC'), line(40, 200, 'Product: Gold 1500 EPO'));
+    expect(fields.plan_name?.value).toBe('Gold 1500 EPO');
+    const alone = parse(line(40, 40, 'Plan of Texas', 40), line(40, 150, 'Member: JANE Q PUBLIC'), line(40, 200, 'ID: W123456789'));
+    expect(alone.plan_name?.value).not.toBe('of Texas');
+    expect(alone.plan_name?.confidence ?? 0).toBeLessThan(REVIEW_BELOW);
+  });
+});
+
+describe('a name is as sure as its least sure word', () => {
+  it('keeps a captioned name under "check this" when the OCR barely read one of its words', () => {
+    const name = line(40, 150, 'Member Name: JANE Q PUBLIC');
+    const unsure = { ...name, words: name.words.map((w) => (w.text === 'PUBLIC' ? { ...w, confidence: 55 } : { ...w, confidence: 96 })) };
+    const fields = parse(unsure, line(40, 200, 'ID: W123456789'));
+    expect(fields.member_name?.value).toBe('JANE Q PUBLIC');
+    expect(fields.member_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    // Read clearly throughout, the same caption and name stay sure.
+    expect(parse(name, line(40, 200, 'ID: W123456789')).member_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+});
+
+describe('box borders beside values (a card printed on a form in ruled boxes)', () => {
+  it('drops a lone stroke read from a box edge before or after an id, a code or a name, and leaves the value for a person to check', () => {
+    const fields = parse(line(40, 150, 'Member ID: I W123456789'), line(40, 200, 'Group: 0862434 l'), line(40, 250, 'Name: I JANE Q PUBLIC'), line(40, 300, 'RxGRP: RX2076 I'));
+    expect(values(fields)).toMatchObject({ member_id: 'W123456789', group_number: '0862434', member_name: 'JANE Q PUBLIC', rx_group: 'RX2076' });
+    for (const field of ['member_id', 'group_number', 'member_name', 'rx_group'] as const) expect(fields[field]!.confidence, field).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('keeps a name’s last initial printed after a comma', () => {
+    expect(parse(line(40, 150, 'Name: PUBLIC, JANE I')).member_name?.value).toBe('JANE I PUBLIC');
+  });
+});
+
+describe('the payer of an employer’s own plan', () => {
+  it('takes a one-word payer name printed small at the foot under "Administered by" as the payer, as if in the header', () => {
+    const lines = [line(40, 40, 'Contoso Manufacturing', 44), line(40, 100, 'Employee Health Plan', 22), line(40, 180, 'Member: JANE Q PUBLIC'), line(40, 230, 'ID: W123456789'), line(40, 280, 'Group: 0862434'), line(40, 760, 'Administered by', 16), line(40, 790, 'Aetna', 26)];
+    expect(parse(...lines).payer_name?.value).toBe('Aetna');
+    // Printed at the foot with no such words, one word is not enough.
+    expect(parse(...lines.filter((l) => l.text !== 'Administered by')).payer_name).toBeUndefined();
+  });
+});
