@@ -8,9 +8,9 @@ import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
 import { FIELD_FORMATS, type FormattedValue } from './field-formats';
 import type { LabelledField } from './field-labels';
 import { readCardFields, UNSURE_AT_MOST, type FieldSource, type FieldSources } from './field-parser';
-import { createOcrWorker, type OcrBox, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
+import { createOcrWorker, joinPages, type OcrBox, type OcrPage, type OcrWord, type OcrWorker, type OcrWorkerOptions } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
-import { crop, enlargeRegion, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
+import { crop, enlargeRegion, negative, prepareCard, rowsOf, splitRow, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -50,6 +50,8 @@ export interface ExtractionEngineOptions {
    * barcode look): for the bench and the card measure's `--profile`, never the app's log.
    */
   profile?: StageTimer;
+  /** Makes each of the OCR workers; tesseract.js's by default (a test wraps it to see which reads what, or to fail one). */
+  createOcrWorker?: (options: OcrWorkerOptions) => OcrWorker;
 }
 
 /**
@@ -58,13 +60,21 @@ export interface ExtractionEngineOptions {
  */
 export interface ExtractionEngine {
   extract(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult>;
-  /** Starts the OCR worker now instead of on the first card; resolves with the ms it took. */
+  /** Starts the OCR workers now (side by side) instead of on the first card; resolves with the ms it took. */
   warmUp(): Promise<number>;
   close(): Promise<void>;
 }
 
-/** The OCR worker as one card's reading uses it: stoppable between recognitions. */
-type Recognizer = Pick<OcrWorker, 'recognize'>;
+/**
+ * The OCR workers as one card's reading uses them: stoppable between recognitions. `lane`
+ * picks the worker (0 or 1): the two halves of a side go to both at once.
+ */
+interface Recognizer {
+  recognize(image: Buffer, size: { width: number; height: number }, params: Record<string, string> | undefined, lane: number): Promise<OcrPage>;
+}
+
+/** OCR workers: one a core on the 2-core desks this runs on (measured: docs/decisions.md). */
+const OCR_WORKERS = 2;
 
 /** The OCR of a card was stopped: a licence's barcode was found, and a licence has no card to read. */
 class OcrStopped extends Error {}
@@ -260,19 +270,35 @@ export function cutThroughPrint(page: Pick<OcrPage, 'lines' | 'width' | 'height'
 }
 
 /**
- * One warm tesseract.js worker (started on the first card, or by `warmUp`), reused for
- * every card and every photo; recognition runs in a worker thread, so the main process
- * stays responsive. Nothing is fetched: the language data is read from node_modules.
+ * Two warm tesseract.js workers (started on the first card, or by `warmUp`), reused for
+ * every card and every photo: a side's two halves are read at once, one on each core;
+ * recognition runs in worker threads, so the main process stays responsive. Nothing is fetched: the language data is read from node_modules.
  */
 export function createExtractionEngine(options: ExtractionEngineOptions = {}): ExtractionEngine {
-  const worker: OcrWorker = createOcrWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs });
+  const makeWorker = options.createOcrWorker ?? createOcrWorker;
+  const workers: OcrWorker[] = Array.from({ length: OCR_WORKERS }, () => makeWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs }));
   const log = options.log ?? (() => {});
   const decodeBarcodes = options.decodeBarcodes ?? decodeWithZxing;
   const { profile } = options;
 
   /** One recognition, timed under `stage` when profiling. */
   function recognize(ocr: Recognizer, stage: string, image: PreparedImage, params?: Record<string, string>): Promise<OcrPage> {
-    return timed(profile, `ocr:${stage}`, () => ocr.recognize(toPgm(image), image, params));
+    return timed(profile, `ocr:${stage}`, () => ocr.recognize(toPgm(image), image, params, 0));
+  }
+
+  /**
+   * A whole side, read as two halves at once (one a worker) when it has a blank row near its
+   * middle to cut at, else whole. The halves' words are put back where they are on the side.
+   * Both halves are waited for, so a failed one leaves no recognition of this card running.
+   */
+  async function recognizeSide(ocr: Recognizer, stage: string, image: PreparedImage, params: Record<string, string>, invert: boolean): Promise<OcrPage> {
+    const cut = splitRow(image);
+    if (cut === undefined) return recognize(ocr, stage, invert ? negative(image) : image, params);
+    const halves = [rowsOf(image, 0, cut), rowsOf(image, cut, image.height)].map((half) => (invert ? negative(half) : half));
+    const [top, bottom] = await timed(profile, `ocr:${stage}`, () => Promise.allSettled(halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
+    if (top.status === 'rejected') throw top.reason;
+    if (bottom.status === 'rejected') throw bottom.reason;
+    return joinPages(top.value, bottom.value, cut, image);
   }
 
   /**
@@ -281,7 +307,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    */
   function stoppable(signal: AbortSignal): Recognizer {
     return {
-      recognize: (image, size, params) => (signal.aborted ? Promise.reject(new OcrStopped('The OCR of this card was stopped.')) : worker.recognize(image, size, params)),
+      recognize: (image, size, params, lane) => (signal.aborted ? Promise.reject(new OcrStopped('The OCR of this card was stopped.')) : workers[lane].recognize(image, size, params)),
     };
   }
 
@@ -395,10 +421,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     for (const pass of PASSES) {
       if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'))) continue;
       const pages: OcrPage[] = [];
-      for (const image of prepared) {
-        const input = pass.invert ? negative(image) : image;
-        pages.push(await recognize(ocr, tag + pass.name, input, pass.params));
-      }
+      for (const image of prepared) pages.push(await recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert));
       if (firstPages.length === 0) firstPages = pages;
       merge(read, timed(profile, 'parse+payer', () => readCardFields(pages, context)));
       ran.push(tag + pass.name);
@@ -574,12 +597,16 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       }
     },
     async warmUp() {
+      const started = Date.now();
       try {
-        return await worker.start();
+        await Promise.all(workers.map((w) => w.start()));
+        return Date.now() - started;
       } catch (error) {
         throw asExtractionFailure(error);
       }
     },
-    close: () => worker.close(),
+    async close() {
+      await Promise.all(workers.map((w) => w.close()));
+    },
   };
 }
