@@ -584,16 +584,30 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }), barcodes: [] };
   }
 
+  /**
+   * The readings in flight: closing waits for them. A host closed while a card was being
+   * read (a preview from the desk, the app quitting under load, when a card takes tens of
+   * seconds) otherwise closed the workers under it, and its next recognition failed the
+   * card as `engine_failed`: a card the desk had photographed, lost for no fault of the reader.
+   */
+  const inFlight = new Set<Promise<unknown>>();
+  let closing = false;
+
   return {
     async extract(images, context) {
+      if (closing) throw new ExtractionFailure('engine_failed', 'The on-device reader is closed: the app is shutting down.');
+      const reading = timed(profile, 'total', () => run(images, context));
+      inFlight.add(reading);
       try {
-        return await timed(profile, 'total', () => run(images, context));
+        return await reading;
       } catch (error) {
         const failure = asExtractionFailure(error);
         // The cause's class, never its message (it may quote the card): a timeout told from a crash.
         const cause = error instanceof Error && !(error instanceof ExtractionFailure) ? ` (${error.constructor.name})` : '';
         log(`extraction failed: ${failure.reason}${cause}`);
         throw failure;
+      } finally {
+        inFlight.delete(reading);
       }
     },
     async warmUp() {
@@ -606,6 +620,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
       }
     },
     async close() {
+      closing = true;
+      await Promise.allSettled([...inFlight]);
       await Promise.all(workers.map((w) => w.close()));
     },
   };
