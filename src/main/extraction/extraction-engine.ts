@@ -287,18 +287,19 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   }
 
   /**
-   * A whole side, read as two halves at once (one a worker) when it has a blank row near its
+   * A whole side, read as two halves at once (one a worker) when it has a blank gap near its
    * middle to cut at, else whole. The halves' words are put back where they are on the side.
    * Both halves are waited for, so a failed one leaves no recognition of this card running.
    */
   async function recognizeSide(ocr: Recognizer, stage: string, image: PreparedImage, params: Record<string, string>, invert: boolean): Promise<OcrPage> {
-    const cut = splitRow(image);
-    if (cut === undefined) return recognize(ocr, stage, invert ? negative(image) : image, params);
-    const halves = [rowsOf(image, 0, cut), rowsOf(image, cut, image.height)].map((half) => (invert ? negative(half) : half));
+    const gap = splitRow(image);
+    if (gap === undefined) return recognize(ocr, stage, invert ? negative(image) : image, params);
+    // Each half keeps the whole blank gap as its margin: they overlap on blank rows only.
+    const halves = [rowsOf(image, 0, gap.y1), rowsOf(image, gap.y0, image.height)].map((half) => (invert ? negative(half) : half));
     const [top, bottom] = await timed(profile, `ocr:${stage}`, () => Promise.allSettled(halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
     if (top.status === 'rejected') throw top.reason;
     if (bottom.status === 'rejected') throw bottom.reason;
-    return joinPages(top.value, bottom.value, cut, image);
+    return joinPages(top.value, bottom.value, gap.y0, image);
   }
 
   /**
@@ -382,9 +383,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   }
 
   /** A value alone, enlarged to the text height the model reads best, read as one line. */
-  async function readAlone(ocr: Recognizer, stage: string, image: PreparedImage, box: OcrBox): Promise<OcrWord[]> {
+  async function readAlone(ocr: Recognizer, stage: string, image: PreparedImage, box: OcrBox, lane = 0): Promise<OcrWord[]> {
     const region = crop(image, box, REREAD_TEXT_HEIGHT);
-    return (await recognize(ocr, stage, region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+    return (await timed(profile, `ocr:${stage}`, () => ocr.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' }, lane))).lines.flatMap((l) => l.words);
   }
 
   /**
@@ -394,17 +395,24 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    * Agreement proves nothing more than the first reading did: the confidence stays.
    */
   async function crossCheck(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
-    const done: string[] = [];
-    for (const field of CROSS_CHECKED) {
+    const checked = CROSS_CHECKED.filter((field) => {
       const current = read.fields[field];
-      const source = read.sources[field];
-      if (!current || !source || current.confidence < REVIEW_BELOW || current.confidence >= CROSS_CHECK_BELOW) continue;
-      done.push(`check:${field}`);
-      const words = await readAlone(ocr, 'cross-check', prepared[source.page], source.box);
-      const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
-      if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
-    }
-    return done;
+      return !!current && !!read.sources[field] && current.confidence >= REVIEW_BELOW && current.confidence < CROSS_CHECK_BELOW;
+    });
+    // Each code is checked on its own: the checks share the two workers. All are waited for
+    // before a failure is passed on, so none is left running into the next card.
+    const settled = await Promise.allSettled(
+      checked.map(async (field, i) => {
+        const current = read.fields[field]!;
+        const source = read.sources[field]!;
+        const words = await readAlone(ocr, 'cross-check', prepared[source.page], source.box, i % OCR_WORKERS);
+        const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
+        if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
+      }),
+    );
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return checked.map((field) => `check:${field}`);
   }
 
   async function prepareAll(images: ExtractionImage[], options: PrepareOptions, tag = ''): Promise<PreparedImage[]> {

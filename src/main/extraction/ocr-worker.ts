@@ -46,9 +46,9 @@ export interface OcrWorker {
 }
 
 /**
- * The pages of a side's two halves (cut at row `cut`) as the one page of the whole side: the
- * lower half's words and lines moved down by `cut`, so the parser sees the page as if it had
- * been read whole, top half first.
+ * The pages of a side's two halves (the lower one starting at row `cut` of the side) as the
+ * one page of the whole side: the lower half's words and lines moved down by `cut`, so the
+ * parser sees the page as if it had been read whole, top half first.
  */
 export function joinPages(top: OcrPage, bottom: OcrPage, cut: number, size: { width: number; height: number }): OcrPage {
   const down = (b: OcrBox): OcrBox => ({ x0: b.x0, x1: b.x1, y0: b.y0 + cut, y1: b.y1 + cut });

@@ -97,19 +97,21 @@ const INK = 128;
 /** A row with no more ink than this share of its width (specks, a dust mark) is blank. */
 const BLANK_ROW_INK = 0.002;
 /** The gap between two text lines a card may be cut at: this many blank rows at least. */
-const MIN_GAP_ROWS = 3;
+const MIN_GAP_ROWS = 6;
 /** A column dark in this share of its rows is a band or the photo's edge, not print. */
 const BAND_ROWS = 0.9;
 /** Where the cut may fall (share of the height): near enough the middle that both halves cost alike. */
 const CUT_WITHIN = [0.3, 0.7] as const;
 
 /**
- * The row to cut a side at so two OCR workers can read its halves at once: the middle of the
- * run of blank rows (no ink across the whole width) nearest the side's middle. Never a row
- * with ink, so no printed line is cut; none when there is no such gap near the middle (a
- * photo with dark surroundings, a logo band across the middle), and the side is read whole.
+ * Where to cut a side so two OCR workers can read its halves at once: the run of blank rows
+ * (no ink across the width) nearest the side's middle, `y0` its first row and `y1` the one
+ * after its last. The upper half ends at `y1` and the lower starts at `y0`, so each keeps the
+ * whole gap as its margin (text at a half's very edge reads worse) and no printed line is
+ * cut. None when there is no such gap near the middle (a screenshot's side panel, a logo band
+ * across the middle): the side is read whole.
  */
-export function splitRow(image: Pick<PreparedImage, 'gray' | 'width' | 'height'>): number | undefined {
+export function splitRow(image: Pick<PreparedImage, 'gray' | 'width' | 'height'>): { y0: number; y1: number } | undefined {
   const { gray, width, height } = image;
   // Columns dark nearly top to bottom (the photo's edge beside the card, a coloured side
   // panel) are not ink of a text line; a light pixel in them is (white text on the panel).
@@ -119,13 +121,14 @@ export function splitRow(image: Pick<PreparedImage, 'gray' | 'width' | 'height'>
   const allowed = Math.max(0, Math.floor(width * BLANK_ROW_INK));
   const from = Math.floor(height * CUT_WITHIN[0]);
   const to = Math.ceil(height * CUT_WITHIN[1]);
-  let best: number | undefined;
+  let best: { y0: number; y1: number } | undefined;
   let runStart = -1;
-  const consider = (start: number, end: number) => {
-    if (end - start < MIN_GAP_ROWS) return;
-    const middle = Math.floor((start + end) / 2);
+  const off = (gap: { y0: number; y1: number }) => Math.abs((gap.y0 + gap.y1) / 2 - height / 2);
+  const consider = (y0: number, y1: number) => {
+    if (y1 - y0 < MIN_GAP_ROWS) return;
+    const middle = (y0 + y1) / 2;
     if (middle < from || middle > to) return;
-    if (best === undefined || Math.abs(middle - height / 2) < Math.abs(best - height / 2)) best = middle;
+    if (best === undefined || off({ y0, y1 }) < off(best)) best = { y0, y1 };
   };
   for (let y = 0; y <= height; y++) {
     let blank = false;

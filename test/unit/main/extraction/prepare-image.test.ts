@@ -128,27 +128,31 @@ describe('a side cut in two for two OCR workers', () => {
 
   it('is cut in the blank gap nearest its middle, never through a text line', () => {
     const image = lines(600, 380, textRows);
-    const cut = splitRow(image)!;
-    expect(cut).toBeDefined();
-    for (const [y0, y1] of textRows) expect(cut < y0 || cut >= y1).toBe(true);
+    const gap = splitRow(image)!;
     // The gaps are 60–90, 130–150, 205–212, 250–290: 190 is the middle, 205–212 the nearest gap.
-    expect(cut).toBeGreaterThanOrEqual(205);
-    expect(cut).toBeLessThan(212);
+    expect(gap).toEqual({ y0: 205, y1: 212 });
+    // Each half keeps the whole gap: neither runs into a text line.
+    for (const [y0, y1] of textRows) expect(gap.y1 <= y0 || gap.y0 >= y1).toBe(true);
   });
 
-  it('is not cut where no gap lies near the middle, nor at a gap of a row or two', () => {
+  it('is not cut where no gap lies near the middle, nor at a gap narrower than six rows', () => {
     // A logo band over the middle third.
     expect(splitRow(lines(600, 380, [[100, 290]]))).toBeUndefined();
-    // Lines one row apart: no gap to cut at.
-    expect(splitRow(lines(600, 380, [[40, 189], [190, 340]]))).toBeUndefined();
+    // Lines four rows apart: too tight a margin for either half.
+    expect(splitRow(lines(600, 380, [[40, 186], [190, 340]]))).toBeUndefined();
     // A speck in the gap is still a blank row; a rule across it is not.
     const specked = lines(600, 380, [[40, 180], [200, 340]]);
     specked.gray[190 * 600 + 300] = 0;
-    expect(splitRow(specked)).toBeGreaterThanOrEqual(180);
+    expect(splitRow(specked)).toEqual({ y0: 180, y1: 200 });
     const ruled = lines(600, 380, [[40, 180], [200, 340]]);
-    ruled.gray.fill(0, 185 * 600, 196 * 600);
-    const cut = splitRow(ruled)!;
-    expect(cut < 185 || cut >= 196).toBe(true);
+    ruled.gray.fill(0, 187 * 600, 190 * 600);
+    expect(splitRow(ruled)).toEqual({ y0: 190, y1: 200 });
+  });
+
+  it('is not misled by the dark edge of the photo beside the card', () => {
+    const edged = lines(600, 380, [[40, 180], [200, 340]]);
+    for (let y = 0; y < 380; y++) edged.gray.fill(0, y * 600, y * 600 + 4);
+    expect(splitRow(edged)).toEqual({ y0: 180, y1: 200 });
   });
 
   it('gives the rows asked for, as an image of their own', () => {
