@@ -12,12 +12,14 @@ import { directoryEntities } from '@src/shared/payers/payer-directory';
  */
 interface Seen {
   heights: number[];
+  /** The page segmentation mode of each recognition ('7': one line, a value read alone). */
+  modes: (string | undefined)[];
 }
 
 function watched(seen: Seen[], failing?: number) {
   return (options: OcrWorkerOptions): OcrWorker => {
     const index = seen.length;
-    const record: Seen = { heights: [] };
+    const record: Seen = { heights: [], modes: [] };
     seen.push(record);
     const real = createOcrWorker(options);
     return {
@@ -25,6 +27,7 @@ function watched(seen: Seen[], failing?: number) {
       close: () => real.close(),
       async recognize(image, size, params) {
         record.heights.push(size.height);
+        record.modes.push(params?.tessedit_pageseg_mode);
         if (index === failing) throw new Error('the worker thread died');
         return real.recognize(image, size, params);
       },
@@ -34,10 +37,14 @@ function watched(seen: Seen[], failing?: number) {
 
 describe('a card read by two OCR workers', () => {
   let card: GeneratedCard;
+  let twoChecks: GeneratedCard;
   const entities = directoryEntities();
   beforeAll(async () => {
-    // A tuning family's card (generated, no image committed): tu-011, seed 202.
-    card = (await generateCards({ families: 'tuning', count: 11, seed: 202 }))[10];
+    // Tuning families' cards (generated, no image committed), seed 202: tu-011, and tu-001,
+    // whose id and one Rx code are read only fairly surely (each gets a cross-check).
+    const cards = await generateCards({ families: 'tuning', count: 11, seed: 202 });
+    card = cards[10];
+    twoChecks = cards[0];
   }, 120_000);
 
   describe('both working', () => {
@@ -55,6 +62,15 @@ describe('a card read by two OCR workers', () => {
       for (const field of ['member_id', 'member_name', 'payer_name', 'plan_name', 'rx_bin', 'rx_group', 'group_number'] as const) expect(fields[field]?.value).toBe(card.truth[field]);
       // The reading order is the side's: the top half's text before the bottom half's.
       expect(text.indexOf(card.truth.member_id!)).toBeGreaterThanOrEqual(0);
+    }, 120_000);
+
+    it('checks two codes at once, one on each worker', async () => {
+      const before = seen.map((s) => s.modes.length);
+      const { fields } = await engine.extract([{ bytes: new Uint8Array(twoChecks.bytes), content_type: twoChecks.content_type }], { entities });
+      const alone = seen.map((s, i) => s.modes.slice(before[i]).filter((m) => m === '7').length);
+      expect(alone[0]).toBeGreaterThan(0);
+      expect(alone[1]).toBeGreaterThan(0);
+      expect(fields.member_id?.value).toBe(twoChecks.truth.member_id);
     }, 120_000);
   });
 
