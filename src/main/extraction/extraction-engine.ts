@@ -50,6 +50,13 @@ export interface ExtractionEngineOptions {
    * barcode look): for the bench and the card measure's `--profile`, never the app's log.
    */
   profile?: StageTimer;
+  /**
+   * Read each side as two halves at once, one on each worker, cut at a blank gap near its
+   * middle. Off: measured on the tuning seeds it lost fields (docs/decisions.md, "Both cores
+   * at once"); kept to be measured again (a next step: halves binarised at the whole side's
+   * threshold).
+   */
+  splitSides?: boolean;
   /** Makes each of the OCR workers; tesseract.js's by default (a test wraps it to see which reads what, or to fail one). */
   createOcrWorker?: (options: OcrWorkerOptions) => OcrWorker;
 }
@@ -271,8 +278,9 @@ export function cutThroughPrint(page: Pick<OcrPage, 'lines' | 'width' | 'height'
 
 /**
  * Two warm tesseract.js workers (started on the first card, or by `warmUp`), reused for
- * every card and every photo: a side's two halves are read at once, one on each core;
- * recognition runs in worker threads, so the main process stays responsive. Nothing is fetched: the language data is read from node_modules.
+ * every card and every photo: the cross-checks of a card's codes run on both at once (and,
+ * with `splitSides`, a side's two halves); recognition runs in worker threads, so the main
+ * process stays responsive. Nothing is fetched: the language data is read from node_modules.
  */
 export function createExtractionEngine(options: ExtractionEngineOptions = {}): ExtractionEngine {
   const makeWorker = options.createOcrWorker ?? createOcrWorker;
@@ -292,7 +300,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    * Both halves are waited for, so a failed one leaves no recognition of this card running.
    */
   async function recognizeSide(ocr: Recognizer, stage: string, image: PreparedImage, params: Record<string, string>, invert: boolean): Promise<OcrPage> {
-    const gap = splitRow(image);
+    const gap = options.splitSides ? splitRow(image) : undefined;
     if (gap === undefined) return recognize(ocr, stage, invert ? negative(image) : image, params);
     // Each half keeps the whole blank gap as its margin: they overlap on blank rows only.
     const halves = [rowsOf(image, 0, gap.y1), rowsOf(image, gap.y0, image.height)].map((half) => (invert ? negative(half) : half));

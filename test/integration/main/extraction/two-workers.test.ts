@@ -6,8 +6,9 @@ import { createOcrWorker, type OcrWorker, type OcrWorkerOptions } from '@src/mai
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 
 /**
- * Both cores at once (issue 25, speed): a side is cut at a blank row and its halves are read
- * by two real tesseract workers side by side. The workers are tesseract.js's own, wrapped
+ * Both cores at once (issue 25, speed): the cross-checks of a card's codes go to two real
+ * tesseract workers side by side; with `splitSides` (off by default: it lost fields on the
+ * tuning seeds), a side is cut at a blank gap and its halves are read on both. The workers are tesseract.js's own, wrapped
  * only to see which one read what (or to make one of them fail).
  */
 interface Seen {
@@ -49,7 +50,7 @@ describe('a card read by two OCR workers', () => {
 
   describe('both working', () => {
     const seen: Seen[] = [];
-    const engine = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false });
+    const engine = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, splitSides: true });
     afterAll(() => engine.close());
 
     it('has each read a part of the side, and the fields read from the joined page are the card’s', async () => {
@@ -77,7 +78,7 @@ describe('a card read by two OCR workers', () => {
   describe('one of them failing', () => {
     const seen: Seen[] = [];
     const logged: string[] = [];
-    const engine = createExtractionEngine({ createOcrWorker: watched(seen, 1), barcodes: false, log: (m) => logged.push(m) });
+    const engine = createExtractionEngine({ createOcrWorker: watched(seen, 1), barcodes: false, splitSides: true, log: (m) => logged.push(m) });
     afterAll(() => engine.close());
 
     it('fails the reading as the engine’s failure, with a clear reason and no fields, after the other half is done', async () => {
