@@ -8,9 +8,9 @@ import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
 import { FIELD_FORMATS, type FormattedValue } from './field-formats';
 import type { LabelledField } from './field-labels';
 import { readCardFields, UNSURE_AT_MOST, type FieldSource, type FieldSources } from './field-parser';
-import { createOcrWorker, type OcrBox, type OcrPage, type OcrWord, type OcrWorker } from './ocr-worker';
+import { createOcrWorker, joinPages, type OcrBox, type OcrPage, type OcrWord, type OcrWorker, type OcrWorkerOptions } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
-import { crop, enlargeRegion, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
+import { crop, enlargeRegion, negative, prepareCard, rowsOf, splitRow, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -50,6 +50,15 @@ export interface ExtractionEngineOptions {
    * barcode look): for the bench and the card measure's `--profile`, never the app's log.
    */
   profile?: StageTimer;
+  /**
+   * Read each side as two halves at once, one on each worker, cut at a blank gap near its
+   * middle. Off: measured on the tuning seeds it lost fields (docs/decisions.md, "Both cores
+   * at once"); kept to be measured again (a next step: halves binarised at the whole side's
+   * threshold).
+   */
+  splitSides?: boolean;
+  /** Makes each of the OCR workers; tesseract.js's by default (a test wraps it to see which reads what, or to fail one). */
+  createOcrWorker?: (options: OcrWorkerOptions) => OcrWorker;
 }
 
 /**
@@ -58,13 +67,21 @@ export interface ExtractionEngineOptions {
  */
 export interface ExtractionEngine {
   extract(images: ExtractionImage[], context: ExtractionContext): Promise<ExtractionResult>;
-  /** Starts the OCR worker now instead of on the first card; resolves with the ms it took. */
+  /** Starts the OCR workers now (side by side) instead of on the first card; resolves with the ms it took. */
   warmUp(): Promise<number>;
   close(): Promise<void>;
 }
 
-/** The OCR worker as one card's reading uses it: stoppable between recognitions. */
-type Recognizer = Pick<OcrWorker, 'recognize'>;
+/**
+ * The OCR workers as one card's reading uses them: stoppable between recognitions. `lane`
+ * picks the worker (0 or 1): the two halves of a side go to both at once.
+ */
+interface Recognizer {
+  recognize(image: Buffer, size: { width: number; height: number }, params: Record<string, string> | undefined, lane: number): Promise<OcrPage>;
+}
+
+/** OCR workers: one a core on the 2-core desks this runs on (measured: docs/decisions.md). */
+const OCR_WORKERS = 2;
 
 /** The OCR of a card was stopped: a licence's barcode was found, and a licence has no card to read. */
 class OcrStopped extends Error {}
@@ -260,19 +277,37 @@ export function cutThroughPrint(page: Pick<OcrPage, 'lines' | 'width' | 'height'
 }
 
 /**
- * One warm tesseract.js worker (started on the first card, or by `warmUp`), reused for
- * every card and every photo; recognition runs in a worker thread, so the main process
- * stays responsive. Nothing is fetched: the language data is read from node_modules.
+ * Two warm tesseract.js workers (started on the first card, or by `warmUp`), reused for
+ * every card and every photo: the cross-checks of a card's codes run on both at once (and,
+ * with `splitSides`, a side's two halves); recognition runs in worker threads, so the main
+ * process stays responsive. Nothing is fetched: the language data is read from node_modules.
  */
 export function createExtractionEngine(options: ExtractionEngineOptions = {}): ExtractionEngine {
-  const worker: OcrWorker = createOcrWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs });
+  const makeWorker = options.createOcrWorker ?? createOcrWorker;
+  const workers: OcrWorker[] = Array.from({ length: OCR_WORKERS }, () => makeWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs }));
   const log = options.log ?? (() => {});
   const decodeBarcodes = options.decodeBarcodes ?? decodeWithZxing;
   const { profile } = options;
 
   /** One recognition, timed under `stage` when profiling. */
   function recognize(ocr: Recognizer, stage: string, image: PreparedImage, params?: Record<string, string>): Promise<OcrPage> {
-    return timed(profile, `ocr:${stage}`, () => ocr.recognize(toPgm(image), image, params));
+    return timed(profile, `ocr:${stage}`, () => ocr.recognize(toPgm(image), image, params, 0));
+  }
+
+  /**
+   * A whole side, read as two halves at once (one a worker) when it has a blank gap near its
+   * middle to cut at, else whole. The halves' words are put back where they are on the side.
+   * Both halves are waited for, so a failed one leaves no recognition of this card running.
+   */
+  async function recognizeSide(ocr: Recognizer, stage: string, image: PreparedImage, params: Record<string, string>, invert: boolean): Promise<OcrPage> {
+    const gap = options.splitSides ? splitRow(image) : undefined;
+    if (gap === undefined) return recognize(ocr, stage, invert ? negative(image) : image, params);
+    // Each half keeps the whole blank gap as its margin: they overlap on blank rows only.
+    const halves = [rowsOf(image, 0, gap.y1), rowsOf(image, gap.y0, image.height)].map((half) => (invert ? negative(half) : half));
+    const [top, bottom] = await timed(profile, `ocr:${stage}`, () => Promise.allSettled(halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
+    if (top.status === 'rejected') throw top.reason;
+    if (bottom.status === 'rejected') throw bottom.reason;
+    return joinPages(top.value, bottom.value, gap.y0, image);
   }
 
   /**
@@ -281,7 +316,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    */
   function stoppable(signal: AbortSignal): Recognizer {
     return {
-      recognize: (image, size, params) => (signal.aborted ? Promise.reject(new OcrStopped('The OCR of this card was stopped.')) : worker.recognize(image, size, params)),
+      recognize: (image, size, params, lane) => (signal.aborted ? Promise.reject(new OcrStopped('The OCR of this card was stopped.')) : workers[lane].recognize(image, size, params)),
     };
   }
 
@@ -356,9 +391,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   }
 
   /** A value alone, enlarged to the text height the model reads best, read as one line. */
-  async function readAlone(ocr: Recognizer, stage: string, image: PreparedImage, box: OcrBox): Promise<OcrWord[]> {
+  async function readAlone(ocr: Recognizer, stage: string, image: PreparedImage, box: OcrBox, lane = 0): Promise<OcrWord[]> {
     const region = crop(image, box, REREAD_TEXT_HEIGHT);
-    return (await recognize(ocr, stage, region, { tessedit_pageseg_mode: '7' })).lines.flatMap((l) => l.words);
+    return (await timed(profile, `ocr:${stage}`, () => ocr.recognize(toPgm(region), region, { tessedit_pageseg_mode: '7' }, lane))).lines.flatMap((l) => l.words);
   }
 
   /**
@@ -368,17 +403,24 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    * Agreement proves nothing more than the first reading did: the confidence stays.
    */
   async function crossCheck(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
-    const done: string[] = [];
-    for (const field of CROSS_CHECKED) {
+    const checked = CROSS_CHECKED.filter((field) => {
       const current = read.fields[field];
-      const source = read.sources[field];
-      if (!current || !source || current.confidence < REVIEW_BELOW || current.confidence >= CROSS_CHECK_BELOW) continue;
-      done.push(`check:${field}`);
-      const words = await readAlone(ocr, 'cross-check', prepared[source.page], source.box);
-      const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
-      if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
-    }
-    return done;
+      return !!current && !!read.sources[field] && current.confidence >= REVIEW_BELOW && current.confidence < CROSS_CHECK_BELOW;
+    });
+    // Each code is checked on its own: the checks share the two workers. All are waited for
+    // before a failure is passed on, so none is left running into the next card.
+    const settled = await Promise.allSettled(
+      checked.map(async (field, i) => {
+        const current = read.fields[field]!;
+        const source = read.sources[field]!;
+        const words = await readAlone(ocr, 'cross-check', prepared[source.page], source.box, i % OCR_WORKERS);
+        const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
+        if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
+      }),
+    );
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return checked.map((field) => `check:${field}`);
   }
 
   async function prepareAll(images: ExtractionImage[], options: PrepareOptions, tag = ''): Promise<PreparedImage[]> {
@@ -395,10 +437,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     for (const pass of PASSES) {
       if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'))) continue;
       const pages: OcrPage[] = [];
-      for (const image of prepared) {
-        const input = pass.invert ? negative(image) : image;
-        pages.push(await recognize(ocr, tag + pass.name, input, pass.params));
-      }
+      for (const image of prepared) pages.push(await recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert));
       if (firstPages.length === 0) firstPages = pages;
       merge(read, timed(profile, 'parse+payer', () => readCardFields(pages, context)));
       ran.push(tag + pass.name);
@@ -561,25 +600,45 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     return { fields, text, quality: prepared.map((p) => p.quality ?? { sharpness: 0, glare: 0, blank: true }), barcodes: [] };
   }
 
+  /**
+   * The readings in flight: closing waits for them. A host closed while a card was being
+   * read (a preview from the desk, the app quitting under load, when a card takes tens of
+   * seconds) otherwise closed the workers under it, and its next recognition failed the
+   * card as `engine_failed`: a card the desk had photographed, lost for no fault of the reader.
+   */
+  const inFlight = new Set<Promise<unknown>>();
+  let closing = false;
+
   return {
     async extract(images, context) {
+      if (closing) throw new ExtractionFailure('engine_failed', 'The on-device reader is closed: the app is shutting down.');
+      const reading = timed(profile, 'total', () => run(images, context));
+      inFlight.add(reading);
       try {
-        return await timed(profile, 'total', () => run(images, context));
+        return await reading;
       } catch (error) {
         const failure = asExtractionFailure(error);
         // The cause's class, never its message (it may quote the card): a timeout told from a crash.
         const cause = error instanceof Error && !(error instanceof ExtractionFailure) ? ` (${error.constructor.name})` : '';
         log(`extraction failed: ${failure.reason}${cause}`);
         throw failure;
+      } finally {
+        inFlight.delete(reading);
       }
     },
     async warmUp() {
+      const started = Date.now();
       try {
-        return await worker.start();
+        await Promise.all(workers.map((w) => w.start()));
+        return Date.now() - started;
       } catch (error) {
         throw asExtractionFailure(error);
       }
     },
-    close: () => worker.close(),
+    async close() {
+      closing = true;
+      await Promise.allSettled([...inFlight]);
+      await Promise.all(workers.map((w) => w.close()));
+    },
   };
 }

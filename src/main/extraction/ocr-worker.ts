@@ -46,6 +46,18 @@ export interface OcrWorker {
 }
 
 /**
+ * The pages of a side's two halves (the lower one starting at row `cut` of the side) as the
+ * one page of the whole side: the lower half's words and lines moved down by `cut`, so the
+ * parser sees the page as if it had been read whole, top half first.
+ */
+export function joinPages(top: OcrPage, bottom: OcrPage, cut: number, size: { width: number; height: number }): OcrPage {
+  const down = (b: OcrBox): OcrBox => ({ x0: b.x0, x1: b.x1, y0: b.y0 + cut, y1: b.y1 + cut });
+  const lower = bottom.lines.map((l) => ({ ...l, bbox: down(l.bbox), words: l.words.map((w) => ({ ...w, bbox: down(w.bbox) })) }));
+  const text = [top.text, bottom.text].filter((t) => t.trim() !== '').join(top.text.endsWith('\n') ? '' : '\n');
+  return { text, lines: [...top.lines, ...lower], width: size.width, height: size.height };
+}
+
+/**
  * A file of a package electron-builder unpacks (see electron-builder.yml): in the
  * packaged app, worker threads and tesseract's own file reads need the real file under
  * `app.asar.unpacked`, not its name inside the archive. Elsewhere the path is unchanged.

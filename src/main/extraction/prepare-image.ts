@@ -92,6 +92,66 @@ export function withoutRules(image: PreparedImage): PreparedImage {
   return { ...image, gray };
 }
 
+/** Grey under this is ink (the light is evened and the contrast stretched before). */
+const INK = 128;
+/** A row with no more ink than this share of its width (specks, a dust mark) is blank. */
+const BLANK_ROW_INK = 0.002;
+/** The gap between two text lines a card may be cut at: this many blank rows at least. */
+const MIN_GAP_ROWS = 6;
+/** A column dark in this share of its rows is a band or the photo's edge, not print. */
+const BAND_ROWS = 0.9;
+/** Where the cut may fall (share of the height): near enough the middle that both halves cost alike. */
+const CUT_WITHIN = [0.3, 0.7] as const;
+
+/**
+ * Where to cut a side so two OCR workers can read its halves at once: the run of blank rows
+ * (no ink across the width) nearest the side's middle, `y0` its first row and `y1` the one
+ * after its last. The upper half ends at `y1` and the lower starts at `y0`, so each keeps the
+ * whole gap as its margin (text at a half's very edge reads worse) and no printed line is
+ * cut. None when there is no such gap near the middle (a screenshot's side panel, a logo band
+ * across the middle): the side is read whole.
+ */
+export function splitRow(image: Pick<PreparedImage, 'gray' | 'width' | 'height'>): { y0: number; y1: number } | undefined {
+  const { gray, width, height } = image;
+  // Columns dark nearly top to bottom (the photo's edge beside the card, a coloured side
+  // panel) are not ink of a text line; a light pixel in them is (white text on the panel).
+  const darkRows = new Uint32Array(width);
+  for (let y = 0; y < height; y++) for (let x = 0, row = y * width; x < width; x++) if (gray[row + x] < INK) darkRows[x]++;
+  const band = darkRows.map((n) => (n >= height * BAND_ROWS ? 1 : 0));
+  const allowed = Math.max(0, Math.floor(width * BLANK_ROW_INK));
+  const from = Math.floor(height * CUT_WITHIN[0]);
+  const to = Math.ceil(height * CUT_WITHIN[1]);
+  let best: { y0: number; y1: number } | undefined;
+  let runStart = -1;
+  const off = (gap: { y0: number; y1: number }) => Math.abs((gap.y0 + gap.y1) / 2 - height / 2);
+  const consider = (y0: number, y1: number) => {
+    if (y1 - y0 < MIN_GAP_ROWS) return;
+    const middle = (y0 + y1) / 2;
+    if (middle < from || middle > to) return;
+    if (best === undefined || off({ y0, y1 }) < off(best)) best = { y0, y1 };
+  };
+  for (let y = 0; y <= height; y++) {
+    let blank = false;
+    if (y < height) {
+      let ink = 0;
+      const row = y * width;
+      for (let x = 0; x < width && ink <= allowed; x++) if (gray[row + x] < INK !== (band[x] === 1)) ink++;
+      blank = ink <= allowed;
+    }
+    if (blank && runStart < 0) runStart = y;
+    else if (!blank && runStart >= 0) {
+      consider(runStart, y);
+      runStart = -1;
+    }
+  }
+  return best;
+}
+
+/** Rows `y0` (included) to `y1` (excluded) of a side, as an image of their own. */
+export function rowsOf(image: PreparedImage, y0: number, y1: number): PreparedImage {
+  return { ...image, gray: image.gray.subarray(y0 * image.width, y1 * image.width), height: y1 - y0 };
+}
+
 export interface PrepareOptions {
   /** The longest side after scaling. */
   longSide?: number;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ExtractionFailure } from '@src/main/extraction/extraction-failure';
 import { imageQuality } from '@src/main/extraction/image-quality';
-import { estimateSkew, prepareCard, prepareImage, stretchContrast } from '@src/main/extraction/prepare-image';
+import { estimateSkew, prepareCard, prepareImage, rowsOf, splitRow, stretchContrast } from '@src/main/extraction/prepare-image';
 import { generateCards } from '../../../../scripts/generate-cards';
 import { jpegClaiming } from '@test/support/images';
 
@@ -108,5 +108,59 @@ describe('image preparation', () => {
     stretchContrast(gray);
     expect(Math.min(...gray)).toBe(0);
     expect(Math.max(...gray)).toBe(255);
+  });
+});
+
+describe('a side cut in two for two OCR workers', () => {
+  /** White rows, with dark "text lines" at the given [top, bottom) rows, words with gaps between. */
+  function lines(width: number, height: number, rows: [number, number][]) {
+    const gray = new Uint8Array(width * height).fill(240);
+    for (const [y0, y1] of rows) for (let y = y0; y < y1; y++) for (let x = 20; x < width - 20; x++) if (x % 40 < 30) gray[y * width + x] = 20;
+    return { gray, width, height, skew: 0 };
+  }
+  const textRows: [number, number][] = [
+    [30, 60],
+    [90, 130],
+    [150, 205],
+    [212, 250],
+    [290, 320],
+  ];
+
+  it('is cut in the blank gap nearest its middle, never through a text line', () => {
+    const image = lines(600, 380, textRows);
+    const gap = splitRow(image)!;
+    // The gaps are 60–90, 130–150, 205–212, 250–290: 190 is the middle, 205–212 the nearest gap.
+    expect(gap).toEqual({ y0: 205, y1: 212 });
+    // Each half keeps the whole gap: neither runs into a text line.
+    for (const [y0, y1] of textRows) expect(gap.y1 <= y0 || gap.y0 >= y1).toBe(true);
+  });
+
+  it('is not cut where no gap lies near the middle, nor at a gap narrower than six rows', () => {
+    // A logo band over the middle third.
+    expect(splitRow(lines(600, 380, [[100, 290]]))).toBeUndefined();
+    // Lines four rows apart: too tight a margin for either half.
+    expect(splitRow(lines(600, 380, [[40, 186], [190, 340]]))).toBeUndefined();
+    // A speck in the gap is still a blank row; a rule across it is not.
+    const specked = lines(600, 380, [[40, 180], [200, 340]]);
+    specked.gray[190 * 600 + 300] = 0;
+    expect(splitRow(specked)).toEqual({ y0: 180, y1: 200 });
+    const ruled = lines(600, 380, [[40, 180], [200, 340]]);
+    ruled.gray.fill(0, 187 * 600, 190 * 600);
+    expect(splitRow(ruled)).toEqual({ y0: 190, y1: 200 });
+  });
+
+  it('is not misled by the dark edge of the photo beside the card', () => {
+    const edged = lines(600, 380, [[40, 180], [200, 340]]);
+    for (let y = 0; y < 380; y++) edged.gray.fill(0, y * 600, y * 600 + 4);
+    expect(splitRow(edged)).toEqual({ y0: 180, y1: 200 });
+  });
+
+  it('gives the rows asked for, as an image of their own', () => {
+    const image = lines(600, 380, textRows);
+    const bottom = rowsOf(image, 200, 380);
+    expect([bottom.width, bottom.height, bottom.gray.length]).toEqual([600, 180, 600 * 180]);
+    // Row 212 of the side (a line starts there) is its row 12; row 206 (a gap) its row 6.
+    expect(bottom.gray[12 * 600 + 20]).toBe(20);
+    expect(bottom.gray[6 * 600 + 20]).toBe(240);
   });
 });

@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCards, type GeneratedCard } from '../../../../scripts/generate-cards';
+import { createExtractionEngine } from '@src/main/extraction/extraction-engine';
+import { ExtractionFailure } from '@src/main/extraction/extraction-failure';
+import { createOcrWorker, type OcrWorker, type OcrWorkerOptions } from '@src/main/extraction/ocr-worker';
+import { directoryEntities } from '@src/shared/payers/payer-directory';
+
+/**
+ * Both cores at once (issue 25, speed): the cross-checks of a card's codes go to two real
+ * tesseract workers side by side; with `splitSides` (off by default: it lost fields on the
+ * tuning seeds), a side is cut at a blank gap and its halves are read on both. The workers are tesseract.js's own, wrapped
+ * only to see which one read what (or to make one of them fail).
+ */
+interface Seen {
+  heights: number[];
+  /** The page segmentation mode of each recognition ('7': one line, a value read alone). */
+  modes: (string | undefined)[];
+}
+
+function watched(seen: Seen[], failing?: number) {
+  return (options: OcrWorkerOptions): OcrWorker => {
+    const index = seen.length;
+    const record: Seen = { heights: [], modes: [] };
+    seen.push(record);
+    const real = createOcrWorker(options);
+    return {
+      start: () => real.start(),
+      close: () => real.close(),
+      async recognize(image, size, params) {
+        record.heights.push(size.height);
+        record.modes.push(params?.tessedit_pageseg_mode);
+        if (index === failing) throw new Error('the worker thread died');
+        return real.recognize(image, size, params);
+      },
+    };
+  };
+}
+
+describe('a card read by two OCR workers', () => {
+  let card: GeneratedCard;
+  let twoChecks: GeneratedCard;
+  const entities = directoryEntities();
+  beforeAll(async () => {
+    // Tuning families' cards (generated, no image committed), seed 202: tu-011, and tu-001,
+    // whose id and one Rx code are read only fairly surely (each gets a cross-check).
+    const cards = await generateCards({ families: 'tuning', count: 11, seed: 202 });
+    card = cards[10];
+    twoChecks = cards[0];
+  }, 120_000);
+
+  describe('both working', () => {
+    const seen: Seen[] = [];
+    const engine = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, splitSides: true });
+    afterAll(() => engine.close());
+
+    it('has each read a part of the side, and the fields read from the joined page are the card’s', async () => {
+      const { fields, text } = await engine.extract([{ bytes: new Uint8Array(card.bytes), content_type: card.content_type }], { entities });
+      expect(seen).toHaveLength(2);
+      // The first recognition of each is a half of the same side: together no taller than it.
+      const [top, bottom] = seen.map((s) => s.heights[0]);
+      expect(top).toBeGreaterThan(0);
+      expect(bottom).toBeGreaterThan(0);
+      for (const field of ['member_id', 'member_name', 'payer_name', 'plan_name', 'rx_bin', 'rx_group', 'group_number'] as const) expect(fields[field]?.value).toBe(card.truth[field]);
+      // The reading order is the side's: the top half's text before the bottom half's.
+      expect(text.indexOf(card.truth.member_id!)).toBeGreaterThanOrEqual(0);
+    }, 120_000);
+
+    it('checks two codes at once, one on each worker', async () => {
+      const before = seen.map((s) => s.modes.length);
+      const { fields } = await engine.extract([{ bytes: new Uint8Array(twoChecks.bytes), content_type: twoChecks.content_type }], { entities });
+      const alone = seen.map((s, i) => s.modes.slice(before[i]).filter((m) => m === '7').length);
+      expect(alone[0]).toBeGreaterThan(0);
+      expect(alone[1]).toBeGreaterThan(0);
+      expect(fields.member_id?.value).toBe(twoChecks.truth.member_id);
+    }, 120_000);
+  });
+
+  describe('one of them failing', () => {
+    const seen: Seen[] = [];
+    const logged: string[] = [];
+    const engine = createExtractionEngine({ createOcrWorker: watched(seen, 1), barcodes: false, splitSides: true, log: (m) => logged.push(m) });
+    afterAll(() => engine.close());
+
+    it('fails the reading as the engine’s failure, with a clear reason and no fields, after the other half is done', async () => {
+      const reading = engine.extract([{ bytes: new Uint8Array(card.bytes), content_type: card.content_type }], { entities });
+      await expect(reading).rejects.toBeInstanceOf(ExtractionFailure);
+      await expect(reading).rejects.toMatchObject({ reason: 'engine_failed' });
+      expect(seen[0].heights.length).toBeGreaterThan(0);
+      expect(seen[1].heights.length).toBeGreaterThan(0);
+      // The cause's class, never its message (which could quote the card).
+      expect(logged).toEqual(['extraction failed: engine_failed (Error)']);
+    }, 120_000);
+  });
+});
