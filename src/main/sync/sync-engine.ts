@@ -248,12 +248,14 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   /** Writes what has settled now, outside a round (a stepped pump, a stop). */
   function flushSettled(): void {
     if ((settled.length === 0 && reserve.length === 0) || !db.$client.open) return;
-    const notices = inTransactionWithoutFsync(
-      db,
-      takingSettled((outcomes) => {
-        releaseReserve();
-        return applySettled(outcomes);
-      }),
+    const notices = keepingReserve(() =>
+      inTransactionWithoutFsync(
+        db,
+        takingSettled((outcomes) => {
+          releaseReserve();
+          return applySettled(outcomes);
+        }),
+      ),
     );
     for (const notice of notices) changed(notice.collection, notice.id);
   }
@@ -315,6 +317,19 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   function releaseReserve(): void {
     for (const entry of reserve.splice(0)) releaseClaim(db, entry);
     reserveFor = null;
+  }
+
+  /** `write` (a transaction that may release the reserve): if it fails (a full disk), the claims are still `sending`, so the reserve keeps them. */
+  function keepingReserve<T>(write: () => T): T {
+    const reserved = [...reserve];
+    const reservedFor = reserveFor;
+    try {
+      return write();
+    } catch (error) {
+      reserve.splice(0, reserve.length, ...reserved);
+      reserveFor = reservedFor;
+      throw error;
+    }
   }
 
   /** Whether a reserved entry may go now: to the service it was claimed for, online, a slot free. */
@@ -424,45 +439,47 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     }
 
     const claimed: OutboxEntry[] = [];
-    const notices = inTransactionWithoutFsync(
-      db,
-      takingSettled((outcomes) => {
-        claimsFilled = false;
-        const written = applySettled(outcomes);
-        if (key !== null && needsOwedSweep) {
-          needsOwedSweep = false;
-          const adopted = adoptUnkeyedRemoteIds(db, key);
-          if (adopted) log('sync.remote_ids_adopted', { records: adopted });
-          const again = sendOwedAnswersAgain({ db, clock, ids: deps.ids }, key);
-          if (again) log('sync.sent_again_for_answers', { entries: again });
-        }
-        if (needsReconcile) {
-          needsReconcile = false;
-          const touched = reconcileBlocked(db, iso(now));
-          if (touched.length) log('sync.reconciled', { entries: touched.length });
-        }
-        // Claimed for a service the desk no longer talks to, or one that is not answering now.
-        if (reserve.length > 0 && (!sending || health.online !== true || reserveFor !== target)) releaseReserve();
-        if (!sending || health.online !== true) return written;
-        // The free slots (the reserve goes into them first) and, running on its own, a reserve as large as the window.
-        const wanted = free() + (reserving ? sendWindow.size() : 0) - reserve.length;
-        for (;;) {
-          const budget = wanted - claimed.length;
-          if (budget <= 0) break;
-          const ready = readyEntries(db, iso(now), budget);
-          if (ready.length === 0) break;
-          let claimedAny = false;
-          for (const entry of ready) {
-            if (!mayGoTo(key!, entry, now)) continue;
-            if (markSending(db, entry.id, iso(now))) claimed.push(entry);
-            claimedAny = true;
+    const notices = keepingReserve(() =>
+      inTransactionWithoutFsync(
+        db,
+        takingSettled((outcomes) => {
+          claimsFilled = false;
+          const written = applySettled(outcomes);
+          if (key !== null && needsOwedSweep) {
+            needsOwedSweep = false;
+            const adopted = adoptUnkeyedRemoteIds(db, key);
+            if (adopted) log('sync.remote_ids_adopted', { records: adopted });
+            const again = sendOwedAnswersAgain({ db, clock, ids: deps.ids }, key);
+            if (again) log('sync.sent_again_for_answers', { entries: again });
           }
-          // Every ready entry waits for records sent again: those new entries are ready next.
-          if (!claimedAny && readyEntries(db, iso(now), 1).length === 0) break;
-        }
-        claimsFilled = claimed.length >= wanted;
-        return written;
-      }),
+          if (needsReconcile) {
+            needsReconcile = false;
+            const touched = reconcileBlocked(db, iso(now));
+            if (touched.length) log('sync.reconciled', { entries: touched.length });
+          }
+          // Claimed for a service the desk no longer talks to, or one that is not answering now.
+          if (reserve.length > 0 && (!sending || health.online !== true || reserveFor !== target)) releaseReserve();
+          if (!sending || health.online !== true) return written;
+          // The free slots (the reserve goes into them first) and, running on its own, a reserve as large as the window.
+          const wanted = free() + (reserving ? sendWindow.size() : 0) - reserve.length;
+          for (;;) {
+            const budget = wanted - claimed.length;
+            if (budget <= 0) break;
+            const ready = readyEntries(db, iso(now), budget);
+            if (ready.length === 0) break;
+            let claimedAny = false;
+            for (const entry of ready) {
+              if (!mayGoTo(key!, entry, now)) continue;
+              if (markSending(db, entry.id, iso(now))) claimed.push(entry);
+              claimedAny = true;
+            }
+            // Every ready entry waits for records sent again: those new entries are ready next.
+            if (!claimedAny && readyEntries(db, iso(now), 1).length === 0) break;
+          }
+          claimsFilled = claimed.length >= wanted;
+          return written;
+        }),
+      ),
     );
     // After the sweep: the ids a service gave are known before its pending records are loaded.
     if (target) polls.load(key!);
