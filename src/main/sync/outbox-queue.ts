@@ -85,6 +85,27 @@ export function markSending(db: Db, id: string, now: string): boolean {
   return statement.run({ id, now }).changes === 1;
 }
 
+/**
+ * Undoes a claim whose request never left (the worker stopped, the upstream changed or went
+ * away while the entry waited in the worker's reserve): the entry is as `claimed` was read
+ * before its claim, queued, its attempt not counted. Only while it is still `sending`.
+ */
+export function releaseClaim(db: Db, claimed: OutboxEntry): void {
+  const statement = preparedOnce(db, 'sync:release-claim', () =>
+    db
+      .update(outbox)
+      .set({
+        state: 'queued',
+        attempts: sql`${sql.placeholder('attempts')}`,
+        first_attempt_at: sql`${sql.placeholder('firstAttemptAt')}`,
+        updated_at: sql`${sql.placeholder('updatedAt')}`,
+      })
+      .where(and(eq(outbox.id, sql.placeholder('id')), eq(outbox.state, 'sending')))
+      .prepare(),
+  );
+  statement.run({ id: claimed.id, attempts: claimed.attempts, firstAttemptAt: claimed.first_attempt_at, updatedAt: claimed.updated_at });
+}
+
 export function markSynced(db: Db, id: string, remoteId: string, now: string): void {
   const statement = preparedOnce(db, 'sync:mark-synced', () =>
     db

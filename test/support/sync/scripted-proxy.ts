@@ -11,8 +11,9 @@ export interface ProxiedRequest {
   status: number;
 }
 
-/** A scripted answer in place of the upstream's, for requests a test picks. */
+/** A scripted answer in place of the upstream's, for requests a test picks (or the upstream's, held back `forwardAfterMs`). */
 export type ProxyScript = (request: { method: string; path: string; idempotencyKey: string | undefined }) =>
+  | { forwardAfterMs: number }
   | {
       status: number;
       headers?: Record<string, string>;
@@ -43,6 +44,10 @@ export async function startScriptedProxy(target: string): Promise<{ url: string;
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
       const forward = () => fetch(`${target}${path}`, { method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined });
+      if (scripted && 'forwardAfterMs' in scripted) {
+        setTimeout(() => relay(), scripted.forwardAfterMs);
+        return;
+      }
       if (scripted) {
         const answer = () => {
           record(scripted.status);
@@ -53,18 +58,21 @@ export async function startScriptedProxy(target: string): Promise<{ url: string;
         else answer();
         return;
       }
-      forward()
-        .then(async (answer) => {
-          const body = Buffer.from(await answer.arrayBuffer());
-          record(answer.status);
-          const out: Record<string, string> = {};
-          answer.headers.forEach((v, k) => {
-            if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'content-encoding' && k !== 'connection') out[k] = v;
-          });
-          res.writeHead(answer.status, out);
-          res.end(body);
-        })
-        .catch(() => res.destroy());
+      relay();
+      function relay(): void {
+        forward()
+          .then(async (answer) => {
+            const body = Buffer.from(await answer.arrayBuffer());
+            record(answer.status);
+            const out: Record<string, string> = {};
+            answer.headers.forEach((v, k) => {
+              if (k !== 'content-length' && k !== 'transfer-encoding' && k !== 'content-encoding' && k !== 'connection') out[k] = v;
+            });
+            res.writeHead(answer.status, out);
+            res.end(body);
+          })
+          .catch(() => res.destroy());
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

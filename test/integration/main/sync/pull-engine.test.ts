@@ -187,6 +187,41 @@ describe('pull engine', () => {
     expect(db.select().from(patients).all().map((p) => p.remote_id)).toEqual(expect.arrayContaining(['pat_remote_1', 'pat_remote_2']));
   });
 
+  it('writes a full page in runs, each with its cursor, and a desk create made during the first run is stored before the next', async () => {
+    const { feed, db, service } = await setup();
+    await seedPractice(service, 34);
+    const host = desk!.host;
+    let created: string | undefined;
+    let asked = false;
+    // What the desk's create had come to when each later run wrote its audit entries.
+    const atLaterRuns: (string | undefined)[] = [];
+    const engine = createPullEngine({
+      db,
+      clock: host.clock,
+      ids: host.ids,
+      audit: {
+        append: (action, id) => host.audit.append(action, id),
+        appendAll: (action, ids) => {
+          host.audit.appendAll(action, ids);
+          if (asked) atLaterRuns.push(created);
+          else {
+            asked = true;
+            void host.service.create('patients', { first_name: 'Walk', last_name: 'In', date_of_birth: '1985-05-05' }, { source: 'dashboard' }).then((p) => (created = p.id));
+          }
+        },
+      },
+    });
+    expect(await engine.pullPage(feed, 100)).toMatchObject({ kind: 'applied', applied: 100, hasMore: true });
+    expect(atLaterRuns.length).toBeGreaterThanOrEqual(1);
+    // Answered (so committed) between the page's runs, not after the whole page.
+    expect(atLaterRuns[0]).toMatch(/^pat_/);
+    // Each run moved the cursor; the page's last ends at the page's end, and the rest follows.
+    expect(await pullAll(engine, feed, 100)).toMatchObject({ kind: 'applied', hasMore: false });
+    expect(engine.state(feed.key).received).toBe(102);
+    expect(db.select().from(patients).all()).toHaveLength(35);
+    expect(host.audit.verify()).toMatchObject({ intact: true });
+  });
+
   it('has the next page\'s request at the upstream before it writes this page (the early ask leaves, not only is made)', async () => {
     // The upstream on its own thread, as a real one is in its own process: it can take the
     // request while this thread is busy writing. It raises `asked` when the second page's
