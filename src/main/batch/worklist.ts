@@ -58,22 +58,18 @@ function copayOf(benefits: Benefit[]): string | null {
 function statements(db: Db) {
   const sqlite = db.$client;
   return preparedOnce(db, 'batch:worklist', () => ({
-    // Each patient's current card: the same rule as currentCardOf (CURRENT_CARD_ORDER), for many patients.
+    // Each patient's current card: the same rule as currentCardOf (CURRENT_CARD_ORDER), one index
+    // seek per patient inside SQLite (a window over all their cards sorted the lot: slower).
     currentCards: sqlite.prepare<[string], CurrentCardRow & { patient_id: string }>(
-      `SELECT patient_id, id, carriers, reference_id FROM (
-         SELECT patient_id, id, insurance_carrier_ids AS carriers, reference_id, row_number() OVER (PARTITION BY patient_id ORDER BY ${CURRENT_CARD_ORDER}) AS n
-         FROM insurance_cards WHERE patient_id IN (SELECT value FROM json_each(?))
-       ) WHERE n = 1`,
+      `SELECT p.value AS patient_id, c.id, c.insurance_carrier_ids AS carriers, c.reference_id FROM json_each(?) p
+       JOIN insurance_cards c ON c.id = (SELECT id FROM insurance_cards WHERE patient_id = p.value ORDER BY ${CURRENT_CARD_ORDER} LIMIT 1)`,
     ),
     // Each card's newest check (by id, as before) and how far it got upstream.
     newestChecks: sqlite.prepare<[string], CheckRow>(
-      `SELECT card_id, id, status, benefits, errors,
-              (SELECT state FROM outbox o WHERE o.record_id = k.id ORDER BY o.id DESC LIMIT 1) AS outbox_state
-       FROM (
-         SELECT c.insurance_card_id AS card_id, c.id, c.status, c.benefits, c.clearinghouse_entity_errors AS errors,
-                row_number() OVER (PARTITION BY c.insurance_card_id ORDER BY c.id DESC) AS n
-         FROM electronic_eligibility_checks c WHERE c.insurance_card_id IN (SELECT value FROM json_each(?))
-       ) k WHERE n = 1`,
+      `SELECT k.value AS card_id, c.id, c.status, c.benefits, c.clearinghouse_entity_errors AS errors,
+              (SELECT state FROM outbox o WHERE o.record_id = c.id ORDER BY o.id DESC LIMIT 1) AS outbox_state
+       FROM json_each(?) k JOIN electronic_eligibility_checks c
+         ON c.id = (SELECT id FROM electronic_eligibility_checks WHERE insurance_card_id = k.value ORDER BY id DESC LIMIT 1)`,
     ),
     discovering: sqlite.prepare<[string], { card_id: string }>(
       `SELECT DISTINCT insurance_card_id AS card_id FROM electronic_eligibility_discoveries
@@ -137,5 +133,7 @@ export function worklist(db: Db, date: string, practice: { default_provider_id: 
     const copay = copayOf(benefits);
     return make('ready', copay ? `Active; copay ${formatAmount(copay)}.` : 'Active.', { ...ids, copay });
   }
-  return rows.sort((a, b) => ORDER.indexOf(a.group) - ORDER.indexOf(b.group) || a.appointment.time.localeCompare(b.appointment.time));
+  // The appointments come by time (then id): grouping them in that order keeps it within each group,
+  // without comparing 1,000 times by locale.
+  return ORDER.flatMap((group) => rows.filter((row) => row.group === group));
 }
