@@ -1,4 +1,4 @@
-import { useDeferredValue, useState } from 'react';
+import { memo, useDeferredValue, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Collection, EndOfDayGroup, EndOfDayVisit, VisitStatus } from '../../../shared/bridge/collection-contract';
 import { endOfDayCsv } from '../../../shared/collections';
@@ -55,8 +55,12 @@ function GroupTable({ label, groups }: { label: string; groups: EndOfDayGroup[] 
   );
 }
 
-/** A visit's row: what was expected and taken, and (where nothing was) a way to record it. */
-function VisitRow({ visit, onRecord }: { visit: EndOfDayVisit; onRecord(visit: EndOfDayVisit): void }) {
+/**
+ * A visit's row: what was expected and taken, and (where nothing was) a way to record it.
+ * Memoized: the entries' background render re-renders the screen, and 1,000 unchanged visit
+ * rows must not be built again for it.
+ */
+const VisitRow = memo(function VisitRow({ visit, onRecord }: { visit: EndOfDayVisit; onRecord(visit: EndOfDayVisit): void }) {
   return (
     <tr data-testid="eod-visit">
       <td>{visit.time ?? '—'}</td>
@@ -77,7 +81,7 @@ function VisitRow({ visit, onRecord }: { visit: EndOfDayVisit; onRecord(visit: E
       </td>
     </tr>
   );
-}
+});
 
 /**
  * End of day (issue 30, item 4): the day's visits, what their estimates came to and what was
