@@ -74,9 +74,22 @@ for (const viewport of DESK_SIZES) {
       await page.emulateMedia({ media: 'screen' });
 
       // End of day: the payment is there; void it (a new entry), then take it again in cash.
+      // The visits are in the page before the entries below them are rendered (issue 31: a long
+      // day's visits do not wait for its entries): how many entries the first visit row came with.
+      await page.evaluate(`(() => {
+        window.entriesWithFirstVisit = null;
+        const observer = new MutationObserver(() => {
+          if (!document.querySelector('[data-testid="eod-visit"]')) return;
+          window.entriesWithFirstVisit = document.querySelectorAll('[data-testid="eod-entry"]').length;
+          observer.disconnect();
+        });
+        observer.observe(document.body, { childList: true, subtree: true });
+      })()`);
       await openScreen(page, 'End of day');
       const eod = page.getByTestId('end-of-day');
       await expect(eod.getByTestId('eod-collected')).toHaveText(formatCents(pay));
+      await expect(eod.getByTestId('eod-entry')).toHaveCount(1);
+      expect(await page.evaluate('window.entriesWithFirstVisit')).toBe(0);
       page.once('dialog', (dialog) => void dialog.accept());
       await eod.getByTestId('eod-void').click();
       await expect(eod.getByTestId('eod-collected')).toHaveText('$0.00');
