@@ -169,6 +169,30 @@ function isEvidenced(source: Source, quality: number, formatted: FormattedValue)
   return source !== 'unlabelled' && quality >= 1 && formatted.fit >= 1 && formatted.repairs === 0;
 }
 
+/**
+ * Codes with no shape to check them by: NCPDP's RxPCN (up to 10 characters, any letters and
+ * digits) and RxGRP, and the medical group number, which each payer assigns as it likes. A
+ * glyph lost or misread leaves another well-formed code, so only a clean read says it is whole.
+ */
+const SHAPELESS: ReadonlySet<LabelledField> = new Set<LabelledField>(['rx_pcn', 'rx_group', 'group_number']);
+/** Tesseract's word confidence (0..100) under which some glyph of the word was in doubt. */
+const CLEAN_WORD = 85;
+/**
+ * Three of one character in a row: where a line reader merges repeated glyphs (its decoder
+ * collapses repeats), so "03200000" reads "032000" as confidently as the rest of the card.
+ */
+const RUN_OF_ONE = /(.)\1\1/;
+
+/**
+ * Whether a shapeless code was read cleanly: every word read surely and no run of one glyph
+ * the reader may have shortened. Without that the caption alone cannot make it sure, and no
+ * closer look of the same pixels may later either (its read stays held to "check this").
+ */
+export function readCleanly(field: LabelledField, value: string, words: readonly OcrWord[]): boolean {
+  if (!SHAPELESS.has(field)) return true;
+  return words.length > 0 && words.every((w) => w.confidence >= CLEAN_WORD) && !RUN_OF_ONE.test(value);
+}
+
 /** Something put the value in doubt after it was read: held under "check this" for good. */
 function doubt(c: Candidate): void {
   c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
@@ -182,7 +206,7 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
   // the clear ones together, so one doubtful word keeps the name under "check this".
   const ocr = field === 'member_name' && words.length > 1 ? (meanConfidence(words) + Math.min(...words.map((w) => meanConfidence([w])))) / 2 : meanConfidence(words);
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
-  const evidenced = isEvidenced(source, quality, formatted);
+  const evidenced = isEvidenced(source, quality, formatted) && readCleanly(field, formatted.value, words);
   if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);
   return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, evidenced };
 }

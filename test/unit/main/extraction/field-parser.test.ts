@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCardFields } from '@src/main/extraction/field-parser';
+import { parseCardFields, readCardFields, UNSURE_AT_MOST } from '@src/main/extraction/field-parser';
 import type { OcrLine, OcrPage } from '@src/main/extraction/ocr-worker';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
 import { REVIEW_BELOW } from '@src/shared/review-threshold';
@@ -496,5 +496,39 @@ describe('the payer of an employer’s own plan', () => {
     expect(parse(...lines).payer_name?.value).toBe('Aetna');
     // Printed at the foot with no such words, one word is not enough.
     expect(parse(...lines.filter((l) => l.text !== 'Administered by')).payer_name).toBeUndefined();
+  });
+});
+
+describe('codes with no shape are sure only when read cleanly (NCPDP: RxPCN up to 10 characters, no fixed shape)', () => {
+  const read = (...lines: OcrLine[]) => readCardFields([page(...lines)], { entities: SEED_CLEARINGHOUSE_ENTITIES });
+
+  it('holds a PCN with a run of one glyph under "check this" however surely it was read: the reader merges repeats ("03200000" read "032000")', () => {
+    const fields = parse(line(620, 450, 'RxBIN: 610494'), line(620, 500, 'RxPCN: 032000'));
+    expect(fields.rx_pcn).toMatchObject({ value: '032000' });
+    expect(fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(620, 500, 'RxPCN: 9999')).rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    // The BIN beside it has NCPDP's six digits to check it by; a PCN without a run stays sure.
+    expect(fields.rx_bin!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(parse(line(620, 500, 'RxPCN: MEDDPRIME')).rx_pcn!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('holds a group number read with a glyph in doubt under "check this", and no closer look may lift it', () => {
+    // "F258" of F258917, the rest lost to the print, read at 83; "222423" of J222423 read at 32.
+    const cut = read(line(40, 270, 'GRP: F258', 24, 83));
+    expect(cut.fields.group_number).toMatchObject({ value: 'F258' });
+    expect(cut.fields.group_number!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(cut.sources.group_number!.sureAtMost).toBe(UNSURE_AT_MOST);
+    const unsure = line(40, 270, 'Group No. 222423');
+    const barely = read({ ...unsure, words: unsure.words.map((w) => (w.text === '222423' ? { ...w, confidence: 32 } : w)) });
+    expect(barely.sources.group_number).toMatchObject({ sureAtMost: UNSURE_AT_MOST });
+    // Caption and value read cleanly: sure, and a closer look may keep it so.
+    const clean = read(line(40, 270, 'Group No: 0862434'));
+    expect(clean.fields.group_number!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(clean.sources.group_number!.sureAtMost).toBe(1);
+  });
+
+  it('holds an RxGRP read with a glyph in doubt under "check this"', () => {
+    expect(parse(line(620, 550, 'RxGRP: RX2076', 24, 84)).rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(620, 550, 'RxGRP: RX2076', 24, 95)).rx_group!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 });
