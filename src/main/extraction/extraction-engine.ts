@@ -52,9 +52,9 @@ export interface ExtractionEngineOptions {
   profile?: StageTimer;
   /**
    * Read each side as two halves at once, one on each worker, cut at a blank gap near its
-   * middle. Off: measured on the tuning seeds it lost fields (docs/decisions.md, "Both cores
-   * at once"); kept to be measured again (a next step: halves binarised at the whole side's
-   * threshold).
+   * middle, each half binarised by tesseract as the whole side is (`halvesForOcr`). Off: with
+   * that, the tuning seeds lose no field, but a real card's name came out wrong at 0.81, and
+   * on a loaded 2-core machine it was no faster (docs/decisions.md, "Both cores at once").
    */
   splitSides?: boolean;
   /** Makes each of the OCR workers; tesseract.js's by default (a test wraps it to see which reads what, or to fail one). */
