@@ -37,7 +37,10 @@ export const extraction: Benchmark = async ({ quick }) => {
     await bare.terminate();
   }
 
-  const engine = createExtractionEngine();
+  // COVERDESK_BENCH_SPLIT=on|off: the engine's splitSides (each side read as two halves on
+  // the two workers) forced either way, to time both on the same machine; unset, the default.
+  const split = process.env.COVERDESK_BENCH_SPLIT;
+  const engine = createExtractionEngine(split === 'on' || split === 'off' ? { splitSides: split === 'on' } : {});
   const bare = await createWorker('eng', 1, offlineTesseractOptions());
   try {
     await engine.warmUp();

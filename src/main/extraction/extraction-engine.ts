@@ -10,7 +10,7 @@ import type { LabelledField } from './field-labels';
 import { readCardFields, UNSURE_AT_MOST, type FieldSource, type FieldSources } from './field-parser';
 import { createOcrWorker, joinPages, type OcrBox, type OcrPage, type OcrWord, type OcrWorker, type OcrWorkerOptions } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
-import { crop, enlargeRegion, negative, prepareCard, rowsOf, splitRow, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
+import { crop, enlargeRegion, halvesForOcr, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
 
 export interface ExtractionImage {
   bytes: Uint8Array;
@@ -52,9 +52,9 @@ export interface ExtractionEngineOptions {
   profile?: StageTimer;
   /**
    * Read each side as two halves at once, one on each worker, cut at a blank gap near its
-   * middle. Off: measured on the tuning seeds it lost fields (docs/decisions.md, "Both cores
-   * at once"); kept to be measured again (a next step: halves binarised at the whole side's
-   * threshold).
+   * middle, each half binarised by tesseract as the whole side is (`halvesForOcr`). Off: with
+   * that, the tuning seeds lose no field, but a real card's name came out wrong at 0.81, and
+   * on a loaded 2-core machine it was no faster (docs/decisions.md, "Both cores at once").
    */
   splitSides?: boolean;
   /** Makes each of the OCR workers; tesseract.js's by default (a test wraps it to see which reads what, or to fail one). */
@@ -296,18 +296,21 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
 
   /**
    * A whole side, read as two halves at once (one a worker) when it has a blank gap near its
-   * middle to cut at, else whole. The halves' words are put back where they are on the side.
-   * Both halves are waited for, so a failed one leaves no recognition of this card running.
+   * middle to cut at and each half can be binarised as the whole would be (`halvesForOcr`),
+   * else whole. The halves' words are put back where they are on the side. Both halves are
+   * waited for, so a failed one leaves no recognition of this card running. Only the global
+   * threshold is split: tesseract's local (Sauvola) threshold looks at a window around each
+   * pixel, which at a half's cut edge would see blank margin where the whole sees the next
+   * lines, so that pass (a quarter of the cards) reads the side whole.
    */
   async function recognizeSide(ocr: Recognizer, stage: string, image: PreparedImage, params: Record<string, string>, invert: boolean): Promise<OcrPage> {
-    const gap = options.splitSides ? splitRow(image) : undefined;
-    if (gap === undefined) return recognize(ocr, stage, invert ? negative(image) : image, params);
-    // Each half keeps the whole blank gap as its margin: they overlap on blank rows only.
-    const halves = [rowsOf(image, 0, gap.y1), rowsOf(image, gap.y0, image.height)].map((half) => (invert ? negative(half) : half));
-    const [top, bottom] = await timed(profile, `ocr:${stage}`, () => Promise.allSettled(halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
+    const read = invert ? negative(image) : image;
+    const split = options.splitSides && !params.thresholding_method ? halvesForOcr(read) : undefined;
+    if (split === undefined) return recognize(ocr, stage, read, params);
+    const [top, bottom] = await timed(profile, `ocr:${stage}`, () => Promise.allSettled(split.halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
     if (top.status === 'rejected') throw top.reason;
     if (bottom.status === 'rejected') throw bottom.reason;
-    return joinPages(top.value, bottom.value, gap.y0, image);
+    return joinPages(top.value, bottom.value, split.cut, image);
   }
 
   /**

@@ -152,6 +152,92 @@ export function rowsOf(image: PreparedImage, y0: number, y1: number): PreparedIm
   return { ...image, gray: image.gray.subarray(y0 * image.width, y1 * image.width), height: y1 - y0 };
 }
 
+/** The 256 grey levels counted over an image. */
+export function greyHistogram(gray: Uint8Array): Uint32Array {
+  const histogram = new Uint32Array(256);
+  for (let i = 0; i < gray.length; i++) histogram[gray[i]]++;
+  return histogram;
+}
+
+/**
+ * Which grey levels tesseract's global binarisation (its first pass) takes for ink, given an
+ * image's histogram: 1 for ink. Tesseract's own rule (OtsuStats, OtsuThreshold and
+ * ThresholdRectToPix in its sources), reproduced exactly because the split must be judged by
+ * what tesseract will do with each half: the Otsu cut `t`; the ink is the minority side of
+ * it (at or under `t` when fewer than half the pixels are, over it otherwise); an image of
+ * one grey level has none.
+ */
+export function tesseractInk(histogram: ArrayLike<number>): Uint8Array {
+  let total = 0;
+  let sumAll = 0;
+  for (let i = 0; i < 256; i++) {
+    total += histogram[i];
+    sumAll += i * histogram[i];
+  }
+  let bestT = -1;
+  let bestOmega0 = 0;
+  let bestSigma = 0;
+  let omega0 = 0;
+  let sum0 = 0;
+  for (let t = 0; t < 255; t++) {
+    omega0 += histogram[t];
+    sum0 += t * histogram[t];
+    if (omega0 === 0) continue;
+    const omega1 = total - omega0;
+    if (omega1 === 0) break;
+    const spread = (sumAll - sum0) / omega1 - sum0 / omega0;
+    const sigma = spread * spread * omega0 * omega1;
+    if (bestT < 0 || sigma > bestSigma) [bestT, bestOmega0, bestSigma] = [t, omega0, sigma];
+  }
+  const ink = new Uint8Array(256);
+  if (bestOmega0 === 0 || bestOmega0 === total) return ink;
+  const darkIsInk = bestOmega0 < total * 0.5;
+  for (let v = 0; v < 256; v++) ink[v] = (v <= bestT) === darkIsInk ? 1 : 0;
+  return ink;
+}
+
+/** How far apart `halvesForOcr` may push the grey levels either side of the side's cut. */
+const MAX_GAP_OPENED = 64;
+
+/**
+ * A side as two halves for two OCR workers, each binarised by tesseract as the whole side
+ * would be. Tesseract computes its global (Otsu) threshold on the image it is given, and a
+ * half's histogram is not the side's (the top half holds the logo's colours): read as is, the
+ * same letters were binarised differently and single characters read differently (measured:
+ * docs/decisions.md, "Both cores at once"). So the grey levels of the side are pulled apart
+ * at the side's own cut (darker below it, lighter above, by the least amount that works)
+ * until tesseract's rule puts every grey level of each half on the side of the cut the
+ * whole side's does. The grey itself stays (the recogniser reads grey, not the binarised
+ * image); only the contrast at the cut grows. None when the side has no blank gap near its
+ * middle, or when no such pull makes both halves agree with the whole: then it is read whole.
+ */
+export function halvesForOcr(image: PreparedImage): { cut: number; halves: [PreparedImage, PreparedImage] } | undefined {
+  const gap = splitRow(image);
+  if (gap === undefined) return undefined;
+  const whole = tesseractInk(greyHistogram(image.gray));
+  // The cut between the whole side's ink and paper: the last grey level before they change.
+  let edge = -1;
+  for (let v = 0; v < 255; v++) if (whole[v] !== whole[v + 1]) edge = v;
+  if (edge < 0) return undefined;
+  const parts = [rowsOf(image, 0, gap.y1), rowsOf(image, gap.y0, image.height)];
+  const histograms = parts.map((part) => greyHistogram(part.gray));
+  const lut = new Uint8Array(256);
+  for (let opened = 0; opened <= MAX_GAP_OPENED; opened += 2) {
+    for (let v = 0; v < 256; v++) lut[v] = v <= edge ? Math.max(0, v - opened) : Math.min(255, v + opened);
+    const agree = histograms.every((histogram) => {
+      const moved = new Uint32Array(256);
+      for (let v = 0; v < 256; v++) moved[lut[v]] += histogram[v];
+      const ink = tesseractInk(moved);
+      for (let v = 0; v < 256; v++) if (histogram[v] > 0 && ink[lut[v]] !== whole[v]) return false;
+      return true;
+    });
+    if (!agree) continue;
+    const halves = parts.map((part) => (opened === 0 ? part : { ...part, gray: part.gray.map((v) => lut[v]) })) as [PreparedImage, PreparedImage];
+    return { cut: gap.y0, halves };
+  }
+  return undefined;
+}
+
 export interface PrepareOptions {
   /** The longest side after scaling. */
   longSide?: number;

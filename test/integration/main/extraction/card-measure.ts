@@ -328,14 +328,17 @@ async function main(): Promise<void> {
       'lang-path': { type: 'string' },
       validation: { type: 'string' },
       'only-families': { type: 'string' },
+      // The engine's splitSides: each side read as two halves on the two workers (on or off).
+      split: { type: 'string' },
     },
   });
   if (values.families !== undefined && values.families !== 'tuning' && values.families !== 'held-out') throw new Error('--families must be tuning or held-out.');
   const count = Number(values.count);
   const seed = Number(values.seed);
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new Error('--count must be a positive whole number and --seed a whole number.');
+  if (values.split !== undefined && values.split !== 'on' && values.split !== 'off') throw new Error('--split must be on or off.');
   const profiler = values.profile ? createProfiler() : undefined;
-  const engine = createExtractionEngine({ langPath: values['lang-path'], profile: profiler?.record });
+  const engine = createExtractionEngine({ langPath: values['lang-path'], profile: profiler?.record, ...(values.split ? { splitSides: values.split === 'on' } : {}) });
   await engine.warmUp();
   try {
     // The payer directory the desk's upstream serves (the sandbox serves the same one).

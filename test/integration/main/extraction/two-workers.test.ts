@@ -3,6 +3,7 @@ import { generateCards, type GeneratedCard } from '../../../../scripts/generate-
 import { createExtractionEngine } from '@src/main/extraction/extraction-engine';
 import { ExtractionFailure } from '@src/main/extraction/extraction-failure';
 import { createOcrWorker, type OcrWorker, type OcrWorkerOptions } from '@src/main/extraction/ocr-worker';
+import { greyHistogram, prepareCard, tesseractInk } from '@src/main/extraction/prepare-image';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 
 /**
@@ -15,12 +16,27 @@ interface Seen {
   heights: number[];
   /** The page segmentation mode of each recognition ('7': one line, a value read alone). */
   modes: (string | undefined)[];
+  /** The grey pixels of each image given to tesseract. */
+  pixels: Uint8Array[];
+}
+
+/** The pixels of a binary PGM (`toPgm`'s format: a three-line header, then grey bytes). */
+function pgmPixels(image: Buffer): Uint8Array {
+  let at = 0;
+  for (let newlines = 0; newlines < 3; at++) if (image[at] === 0x0a) newlines++;
+  return new Uint8Array(image.subarray(at));
+}
+
+/** Each pixel as tesseract's global threshold binarises its image: 1 for ink. */
+function binarised(gray: Uint8Array): Uint8Array {
+  const ink = tesseractInk(greyHistogram(gray));
+  return gray.map((v) => ink[v]);
 }
 
 function watched(seen: Seen[], failing?: number) {
   return (options: OcrWorkerOptions): OcrWorker => {
     const index = seen.length;
-    const record: Seen = { heights: [], modes: [] };
+    const record: Seen = { heights: [], modes: [], pixels: [] };
     seen.push(record);
     const real = createOcrWorker(options);
     return {
@@ -28,6 +44,7 @@ function watched(seen: Seen[], failing?: number) {
       close: () => real.close(),
       async recognize(image, size, params) {
         record.heights.push(size.height);
+        record.pixels.push(pgmPixels(image));
         record.modes.push(params?.tessedit_pageseg_mode);
         if (index === failing) throw new Error('the worker thread died');
         return real.recognize(image, size, params);
@@ -63,6 +80,21 @@ describe('a card read by two OCR workers', () => {
       for (const field of ['member_id', 'member_name', 'payer_name', 'plan_name', 'rx_bin', 'rx_group', 'group_number'] as const) expect(fields[field]?.value).toBe(card.truth[field]);
       // The reading order is the side's: the top half's text before the bottom half's.
       expect(text.indexOf(card.truth.member_id!)).toBeGreaterThanOrEqual(0);
+    }, 120_000);
+
+    it('has tesseract binarise each half exactly as it binarises the same rows of the whole side', async () => {
+      // Tesseract's global threshold is computed per image: this card's halves, binarised on
+      // their own, put about a thousand pixels on the other side of the cut than the whole
+      // side does (the single-character misreads of the first measure).
+      const before = seen.map((s) => s.pixels.length);
+      await engine.extract([{ bytes: new Uint8Array(card.bytes), content_type: card.content_type }], { entities });
+      const [side] = await prepareCard(new Uint8Array(card.bytes));
+      const whole = binarised(side.gray);
+      const [top, bottom] = seen.map((s, i) => s.pixels[before[i]]);
+      expect(top.length + bottom.length).toBeGreaterThan(whole.length);
+      const differing = (half: Uint8Array, offset: number) => binarised(half).reduce((n, ink, i) => n + (ink === whole[offset + i] ? 0 : 1), 0);
+      expect(differing(top, 0)).toBe(0);
+      expect(differing(bottom, whole.length - bottom.length)).toBe(0);
     }, 120_000);
 
     it('checks two codes at once, one on each worker', async () => {

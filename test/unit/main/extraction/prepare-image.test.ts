@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { ExtractionFailure } from '@src/main/extraction/extraction-failure';
 import { imageQuality } from '@src/main/extraction/image-quality';
-import { estimateSkew, prepareCard, prepareImage, rowsOf, splitRow, stretchContrast } from '@src/main/extraction/prepare-image';
+import { estimateSkew, greyHistogram, halvesForOcr, prepareCard, prepareImage, rowsOf, splitRow, stretchContrast, tesseractInk } from '@src/main/extraction/prepare-image';
 import { generateCards } from '../../../../scripts/generate-cards';
 import { jpegClaiming } from '@test/support/images';
 
@@ -162,5 +162,79 @@ describe('a side cut in two for two OCR workers', () => {
     // Row 212 of the side (a line starts there) is its row 12; row 206 (a gap) its row 6.
     expect(bottom.gray[12 * 600 + 20]).toBe(20);
     expect(bottom.gray[6 * 600 + 20]).toBe(240);
+  });
+});
+
+describe('tesseract’s global threshold, as the halves of a side must meet it', () => {
+  const histogram = (counts: Record<number, number>) => {
+    const h = new Uint32Array(256);
+    for (const [v, n] of Object.entries(counts)) h[Number(v)] = n;
+    return h;
+  };
+
+  it('takes the minority side of the Otsu cut for ink, as tesseract does', () => {
+    // Two levels: every cut between them separates them equally well; tesseract keeps the first.
+    const dark = tesseractInk(histogram({ 20: 10, 200: 90 }));
+    expect([dark[0], dark[20], dark[21], dark[200], dark[255]]).toEqual([1, 1, 0, 0, 0]);
+    // White print on a dark card: the light minority is the ink.
+    const light = tesseractInk(histogram({ 20: 90, 200: 10 }));
+    expect([light[20], light[21], light[200]]).toEqual([0, 1, 1]);
+    // Three levels, 40 at 10, 50 at 100, 10 at 200: cut after 10, 40·60·(116.7−10)² = 27.3 M,
+    // beats a cut after 100, 90·10·(200−60)² = 17.6 M; the 40 under it are the minority, ink.
+    const three = tesseractInk(histogram({ 10: 40, 100: 50, 200: 10 }));
+    expect([three[10], three[11], three[100], three[200]]).toEqual([1, 0, 0, 0]);
+    // One grey level: nothing to separate, no ink.
+    expect(tesseractInk(histogram({ 128: 500 })).every((v) => v === 0)).toBe(true);
+  });
+
+  /** A light logo panel with dark letters above a blank gap, letters with soft grey edges below. */
+  function panelOverText() {
+    const width = 200;
+    const gray = new Uint8Array(width * 200).fill(250);
+    const put = (x0: number, y0: number, x1: number, y1: number, v: number) => {
+      for (let y = y0; y < y1; y++) gray.fill(v, y * width + x0, y * width + x1);
+    };
+    put(10, 30, 190, 80, 160);
+    for (let x = 20; x < 180; x += 12) put(x, 40, x + 4, 70, 40);
+    for (let x = 20; x < 180; x += 12) {
+      put(x - 2, 120, x + 6, 180, 180);
+      put(x, 120, x + 4, 180, 40);
+    }
+    return { gray, width, height: 200, skew: 0 };
+  }
+  const binarised = (gray: Uint8Array) => {
+    const ink = tesseractInk(greyHistogram(gray));
+    return Array.from(gray, (v) => ink[v]);
+  };
+
+  it('binarises a half cut as is unlike the same rows of the whole side, and the halves given to the workers like them', () => {
+    const side = panelOverText();
+    const whole = binarised(side.gray);
+    const gap = splitRow(side)!;
+    const rows = (y0: number, y1: number) => whole.slice(y0 * side.width, y1 * side.width);
+    // Read on its own the top half's panel is ink; on the whole side it is paper.
+    expect(binarised(rowsOf(side, 0, gap.y1).gray)).not.toEqual(rows(0, gap.y1));
+    const split = halvesForOcr(side)!;
+    expect(split.cut).toBe(gap.y0);
+    const [top, bottom] = split.halves;
+    expect(top.height).toBe(gap.y1);
+    expect(bottom.height).toBe(side.height - gap.y0);
+    expect(binarised(top.gray)).toEqual(rows(0, gap.y1));
+    expect(binarised(bottom.gray)).toEqual(rows(gap.y0, side.height));
+    // The grey stays grey (the recogniser reads it), in the same order of lightness.
+    expect(new Set(top.gray).size).toBe(3);
+    expect(top.gray[50 * side.width + 100]).toBeLessThan(top.gray[5 * side.width + 5]);
+    // The side itself is not changed.
+    expect(side.gray[50 * side.width + 100]).toBe(160);
+  });
+
+  it('leaves a side whole when no pull at its cut makes a half agree: a half mostly dark', () => {
+    const side = panelOverText();
+    // A dark band over most of the top half: there the paper is the minority, and tesseract
+    // would take it for the ink whatever the levels.
+    for (let y = 2; y < 95; y++) side.gray.fill(60, y * side.width + 2, y * side.width + 198);
+    for (let y = 96; y < 100; y++) side.gray.fill(250, y * side.width, (y + 1) * side.width);
+    expect(splitRow(side)).toBeDefined();
+    expect(halvesForOcr(side)).toBeUndefined();
   });
 });
