@@ -391,7 +391,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
       })
       .finally(() => {
         inFlight.delete(key);
-            // The freed slot goes to a claimed entry now, in this turn: its request leaves with this answer's.
+        // The freed slot goes to a claimed entry now, in this turn: its request leaves with this answer's.
         drawReserve();
         afterJob();
         publish();
