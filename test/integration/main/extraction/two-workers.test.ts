@@ -54,15 +54,13 @@ function watched(seen: Seen[], failing?: number) {
 }
 
 describe('a card read by two OCR workers', () => {
+  let cards: GeneratedCard[];
   let card: GeneratedCard;
-  let twoChecks: GeneratedCard;
   const entities = directoryEntities();
   beforeAll(async () => {
-    // Tuning families' cards (generated, no image committed), seed 202: tu-011, and tu-001,
-    // whose id and one Rx code are read only fairly surely (each gets a cross-check).
-    const cards = await generateCards({ families: 'tuning', count: 11, seed: 202 });
+    // Tuning families' cards (generated, no image committed), seed 202: tu-011 for the split.
+    cards = await generateCards({ families: 'tuning', count: 11, seed: 202 });
     card = cards[10];
-    twoChecks = cards[0];
   }, 120_000);
 
   describe('both working', () => {
@@ -98,13 +96,31 @@ describe('a card read by two OCR workers', () => {
     }, 120_000);
 
     it('checks two codes at once, one on each worker', async () => {
-      const before = seen.map((s) => s.modes.length);
-      const { fields } = await engine.extract([{ bytes: new Uint8Array(twoChecks.bytes), content_type: twoChecks.content_type }], { entities });
-      const alone = seen.map((s, i) => s.modes.slice(before[i]).filter((m) => m === '7').length);
-      expect(alone[0]).toBeGreaterThan(0);
-      expect(alone[1]).toBeGreaterThan(0);
-      expect(fields.member_id?.value).toBe(twoChecks.truth.member_id);
-    }, 120_000);
+      // Which card has two codes read only fairly surely follows the parser's confidence rules,
+      // so the test takes the first of the cards whose reading ran two cross-checks.
+      const checks = (line: string) => (/passes (\S+)/.exec(line)?.[1] ?? '').split('+').filter((p) => p.startsWith('check:')).length;
+      const lines: string[] = [];
+      const first = seen.length;
+      const reader = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, log: (m) => lines.push(m) });
+      const workers = seen.slice(first);
+      try {
+        for (const candidate of cards) {
+          lines.length = 0;
+          const before = workers.map((w) => w.modes.length);
+          const { fields } = await reader.extract([{ bytes: new Uint8Array(candidate.bytes), content_type: candidate.content_type }], { entities });
+          if (lines.reduce((n, line) => n + checks(line), 0) < 2) continue;
+          // A value read alone is one line (mode 7); only cross-checks are sent to the second worker.
+          const alone = workers.map((w, i) => w.modes.slice(before[i]).filter((m) => m === '7').length);
+          expect(alone[0]).toBeGreaterThan(0);
+          expect(alone[1]).toBeGreaterThan(0);
+          expect(fields.member_id?.value).toBe(candidate.truth.member_id);
+          return;
+        }
+        expect.fail('none of the cards had two codes read only fairly surely: the test has no card to check');
+      } finally {
+        await reader.close();
+      }
+    }, 600_000);
   });
 
   describe('one of them failing', () => {
