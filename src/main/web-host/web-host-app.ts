@@ -1,5 +1,5 @@
 import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { timingSafeEqual } from 'node:crypto';
@@ -93,7 +93,8 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
     '/assets/*',
     serveStatic({ root, onFound: (_path, c) => void c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
   );
-  app.use('/*', serveStatic({ root, onFound: (_path, c) => void c.header('Cache-Control', 'no-cache') }));
-  app.get('/*', serveStatic({ root, path: 'index.html', onFound: (_path, c) => void c.header('Cache-Control', 'no-cache') }));
+  const askAgain = (_path: string, c: Context) => void c.header('Cache-Control', 'no-cache');
+  app.use('/*', serveStatic({ root, onFound: askAgain }));
+  app.get('/*', serveStatic({ root, path: 'index.html', onFound: askAgain }));
   return app;
 }
