@@ -37,27 +37,19 @@ describe('the sync status publisher', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it('sends counts at most every 250 ms while reading them is cheap', () => {
-    const { publish, sent } = publisher(0);
+  // Cheap reads: counts at most every 250 ms. A read that took 20 ms: the next no sooner than a second later.
+  it.each([
+    { readCostMs: 0, stillWaitingAt: 200, sentBy: 300 },
+    { readCostMs: 20, stillWaitingAt: 900, sentBy: 1100 },
+  ])('a read that took $readCostMs ms: the next counts still wait at $stillWaitingAt ms and are sent by $sentBy ms', ({ readCostMs, stillWaitingAt, sentBy }) => {
+    const { publish, sent } = publisher(readCostMs);
     publish();
     vi.advanceTimersByTime(1);
     expect(sent).toEqual([1]);
     publish();
-    vi.advanceTimersByTime(200);
+    vi.advanceTimersByTime(stillWaitingAt);
     expect(sent).toEqual([1]);
-    vi.advanceTimersByTime(100);
-    expect(sent).toEqual([1, 2]);
-  });
-
-  it('reads a status that took 20 ms to read no sooner than a second later', () => {
-    const { publish, sent } = publisher(20);
-    publish();
-    vi.advanceTimersByTime(1);
-    expect(sent).toEqual([1]);
-    publish();
-    vi.advanceTimersByTime(900);
-    expect(sent).toEqual([1]);
-    vi.advanceTimersByTime(200);
+    vi.advanceTimersByTime(sentBy - stillWaitingAt);
     expect(sent).toEqual([1, 2]);
   });
 
