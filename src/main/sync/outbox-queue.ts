@@ -156,6 +156,14 @@ export function makeAllDue(db: Db, now: string): number {
   return db.update(outbox).set({ next_attempt_at: now }).where(and(eq(outbox.state, 'queued'), sql`${outbox.next_attempt_at} > ${now}`)).run().changes;
 }
 
+/** Whether any entry is failed, blocked or needs review: only then can an entry need blocking or unblocking. */
+export function anyStopped(db: Db): boolean {
+  return (
+    preparedOnce(db, 'sync:any-stopped', () => db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, STOPPING)).limit(1).prepare()).get() !==
+    undefined
+  );
+}
+
 /**
  * Keeps `blocked` true to the dependencies: an entry is blocked exactly while something it
  * depends on is failed, blocked or needs review. Runs to a fixed point, so a retry or a
@@ -165,10 +173,7 @@ export function reconcileBlocked(db: Db, now: string): string[] {
   return inTransaction(db, () => {
     // The usual case, nothing stopped: nothing to block or unblock, and no scan of the
     // whole queue on every create (an index lookup instead).
-    const anyStopped = preparedOnce(db, 'sync:any-stopped', () =>
-      db.select({ id: outbox.id }).from(outbox).where(inArray(outbox.state, STOPPING)).limit(1).prepare(),
-    ).get();
-    if (!anyStopped) return [];
+    if (!anyStopped(db)) return [];
     const changed: string[] = [];
     for (;;) {
       const unblock = db

@@ -9,8 +9,9 @@ import { closeAfterEach, FAST_POLICY, freePort, waitFor } from '@test/support/sy
 /**
  * Kicks (something was created) closer together than a round's spacing share one round
  * (docs/decisions.md, Sync): a busy local API commits a group every turn or two, and a round
- * after each was a tenth of its thread. Each round begins by switching the connection to
- * `synchronous = NORMAL`, which counts the rounds without timing anything.
+ * after each was a tenth of its thread. Each round after a kick looks for stopped entries
+ * (the reconcile's first question), which counts the rounds without timing anything; a round
+ * that writes opens its transaction by switching the connection to `synchronous = NORMAL`.
  */
 
 const temp = makeTempDir('coverdesk-kicks-');
@@ -23,7 +24,8 @@ closeAfterEach(
 
 /** No probe for a minute: the only rounds are the kicks'. */
 const QUIET = { ...FAST_POLICY, probe: { baseMs: 60_000, capMs: 60_000 } };
-const isRound = (sql: string) => sql === 'PRAGMA synchronous = NORMAL';
+const isRound = (sql: string) => sql.includes('"outbox"."state" in (?, ?, ?)');
+const isTransaction = (sql: string) => sql === 'PRAGMA synchronous = NORMAL';
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('the sync worker after the desk creates something', () => {
@@ -49,9 +51,30 @@ describe('the sync worker after the desk creates something', () => {
     // One a kick before: thirty.
     expect(rounds).toBeLessThan(10);
 
-    // The last round came after the last kick and reconciled: nothing a kick asked for is left undone.
-    const lastRound = sql.findLastIndex(isRound);
-    expect(sql.slice(lastRound).some((s) => s.includes('"outbox"."state" in (?, ?, ?)'))).toBe(true);
+    // Offline with nothing stopped, a round has nothing to write: it opens no transaction.
+    expect(sql.filter(isTransaction)).toHaveLength(0);
+  });
+
+  it('a kick while an entry has failed reconciles in a transaction: the new entry that depends on it is blocked', async () => {
+    host = createHost({ dataDir: `${temp.dir}/stopped`, localApi: false, hotFolder: false });
+    const url = `http://127.0.0.1:${await freePort()}`;
+    engine = createSyncEngine({ db: host.database.db, clock: host.clock, ids: host.ids, policy: QUIET, readPhoto: (key) => host!.service.readPhoto(key) });
+    engine.setUpstream({ mode: 'upstream', url, service: createHttpV1Client({ baseUrl: url, apiKey: 'k', timeoutMs: 1_000 }) });
+    const patient = await host.service.create('patients', { first_name: 'Kick', last_name: 'Test', date_of_birth: '1970-01-01' }, { source: 'dashboard' });
+    // The upstream refused the patient (as the failures test has the sandbox do).
+    host.database.sqlite.prepare("UPDATE outbox SET state = 'failed' WHERE record_id = ?").run(patient.id);
+    engine.start();
+    await waitFor('the first contact to fail', () => engine!.status().online === false || undefined);
+    const card = await host.service.create('insurance_cards', { patient_id: patient.id, member_id: 'XGH123456789' }, { source: 'dashboard' });
+
+    const { sql } = await statementsRunAsync(host.database.sqlite, async () => {
+      engine!.kick();
+      await waitFor('the card entry blocked', () => {
+        const row = host!.database.sqlite.prepare('SELECT state FROM outbox WHERE record_id = ?').get(card.id) as { state: string };
+        return row.state === 'blocked' || undefined;
+      });
+    });
+    expect(sql.filter(isTransaction).length).toBeGreaterThanOrEqual(1);
   });
 
   it('a kick after a quiet spell runs its round in the next turn', async () => {

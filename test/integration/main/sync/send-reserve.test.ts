@@ -79,6 +79,25 @@ describe('the sync worker keeps its window full from claimed entries', () => {
     expectExactlyOnce(host!.database.db, upstream!.database.db);
   });
 
+  it('claims two windows ahead, so a round writes many outcomes and claims at once', async () => {
+    const { proxy, outbox } = await setUp('two-windows', 6);
+    let first: string | undefined;
+    // The first answer is held back: no slot frees, so what is claimed is the first round's.
+    proxy.script.current = ({ method, idempotencyKey }) => {
+      if (method !== 'POST' || (first && first !== idempotencyKey)) return undefined;
+      first = idempotencyKey;
+      return { forwardAfterMs: 400 };
+    };
+    engine!.start();
+    const sending = () => outbox().filter((row) => row.state === 'sending').length;
+    // The one in flight and a reserve of two windows (a window is one request here).
+    await waitFor('the reserve claimed', () => sending() >= 3 || undefined);
+    expect(sending()).toBe(3);
+    await waitFor('every entry synced', () => outbox().every((row) => row.state === 'synced') || undefined);
+    expect(outbox().map((row) => row.attempts)).toEqual([1, 1, 1, 1, 1, 1]);
+    expectExactlyOnce(host!.database.db, upstream!.database.db);
+  });
+
   it('a stop gives back the claims whose requests never left: queued, their attempt not counted', async () => {
     const { proxy, outbox } = await setUp('stop-releases', 3);
     let first: string | undefined;
