@@ -75,6 +75,29 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     expect(desk.inputs.slice(2)).toEqual([{ since }]);
   });
 
+  it("waits for the page's first paint before asking for the whole list, and is ready once the gate's answer and the first rows are in", async () => {
+    const desk = heldBridge();
+    const client = createBridgeQueryClient();
+    let painted: () => void = () => undefined;
+    const reads = readFirstScreen(desk.bridge, client, NOW, undefined, new Promise<void>((resolve) => (painted = resolve)));
+    let ready = false;
+    void reads.ready.then(() => (ready = true));
+    await settle();
+    desk.answer('staff.session', { ok: true, value: SESSION });
+    await settle();
+    expect(ready).toBe(false);
+    desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
+    await settle();
+    // Both are in the query layer when it says so: the first render draws the desk and Today's first rows at once.
+    expect(ready).toBe(true);
+    expect(client.getQueryData(bridgeKey('staff.session', {}))).toEqual(SESSION);
+    expect(client.getQueryData(bridgeKey('desk.today', todayInput(NOW)))).toEqual(FIRST_ROWS);
+    expect(desk.wholeReads()).toBe(0);
+    painted();
+    await settle();
+    expect(desk.wholeReads()).toBe(1);
+  });
+
   it('shows Today\'s first rows, with the count of all, while the whole list is on its way; then the whole list, read once', async () => {
     const desk = heldBridge();
     const client = createBridgeQueryClient();
