@@ -1,6 +1,7 @@
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildBridgeApi, type BridgeMethod, type BridgeResult } from '@src/shared/bridge/contract';
+import { buildBridgeApi } from '@src/shared/bridge/bridge-api';
+import type { BridgeMethod, BridgeResult } from '@src/shared/bridge/contract';
 import type { DeskToday } from '@src/shared/bridge/desk-contract';
 import { bridgeKey, bridgeQueryOptions, createBridgeQueryClient } from '@src/renderer/src/bridge/query-client';
 import { readFirstScreen, TODAY_FIRST_ROWS } from '@src/renderer/src/today/read-ahead';
