@@ -7,6 +7,7 @@ import { createBridgeQueryClient } from './bridge/query-client';
 import { createWebBridge } from './bridge/web-bridge';
 import { OPEN_PAGE_PATH } from '../../shared/bridge/web-paths';
 import { readFirstScreen } from './today/read-ahead';
+import { sendFirstReads } from './today/first-reads';
 import './styles.css';
 
 /** How long the first render waits for the first reads before drawing "Opening the desk…". */
@@ -26,7 +27,10 @@ else {
   const bridge = window.coverdesk;
   const queries = createBridgeQueryClient();
   let painted: () => void = () => undefined;
-  // The page's first script has already asked for them, where it was built with it.
+  // The page's first script has usually asked for them already. When this script runs first
+  // (both wait for the same shared chunk), it asks here and leaves them where the first script
+  // looks, so neither is asked twice.
+  window.coverdeskFirstReads ??= sendFirstReads(window);
   const reads = readFirstScreen(bridge, queries, new Date(), window.coverdeskFirstReads, new Promise<void>((resolve) => (painted = resolve)));
   // Drawn once the first reads are in the query layer. They are usually answered before this
   // script has run, but their answers are read by tasks queued behind it: drawn at once, the
