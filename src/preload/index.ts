@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { BRIDGE_EVENT_NAMES, buildBridgeApi, type BridgeEvent } from '../shared/bridge/contract';
+import { BRIDGE_EVENT_NAMES, type BridgeEvent } from '../shared/bridge/contract';
+import { buildBridgeApi } from '../shared/bridge/bridge-api';
 
 /**
  * Exposes exactly the bridge's named methods as `window.coverdesk`, never ipcRenderer:

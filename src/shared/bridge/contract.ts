@@ -371,17 +371,3 @@ export type BridgeApi = {
 } & {
   on<E extends BridgeEvent>(event: E, listener: (payload: BridgeEventPayload<E>) => void): () => void;
 };
-
-/** Builds the nested `window.coverdesk` object from one invoke function (preload, web client). */
-export function buildBridgeApi(
-  invoke: (method: BridgeMethod, input: unknown) => Promise<BridgeResult<unknown>>,
-  on: (event: BridgeEvent, listener: (payload: unknown) => void) => () => void,
-): BridgeApi {
-  const api: Record<string, Record<string, unknown>> = {};
-  for (const method of BRIDGE_METHOD_NAMES) {
-    const [domain, verb] = method.split('.') as [string, string];
-    api[domain] ??= {};
-    api[domain][verb] = (input: unknown) => invoke(method, input);
-  }
-  return { ...api, on } as unknown as BridgeApi;
-}

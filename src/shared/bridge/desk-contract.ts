@@ -16,6 +16,9 @@ import {
   SyncState,
   Timestamp,
 } from '../contract';
+import { TODAY_CHANGES_MAX_IDS } from './desk-order';
+
+export { compareDeskRows, TODAY_CHANGES_MAX_IDS } from './desk-order';
 
 /**
  * Shapes the front-desk screens read through the bridge that are Coverdesk's own, not /v1:
@@ -73,8 +76,6 @@ export const DeskTodayInput = z.strictObject({
 });
 export type DeskTodayInput = z.infer<typeof DeskTodayInput>;
 
-/** More changed records than this at once (a practice's first pull): Today is read again whole. */
-export const TODAY_CHANGES_MAX_IDS = 5000;
 /**
  * What changed on Today (issue 31): the rows of the patients these records belong to, and of
  * those whose sync moved since `outbox_since`. The desk patches its list with them instead of
@@ -95,12 +96,6 @@ export const DeskTodayChanges = z.object({
   as_of: Timestamp,
 });
 export type DeskTodayChanges = z.infer<typeof DeskTodayChanges>;
-
-/** Today's order, and search's: newest activity first; ties (a scanner's batch in one millisecond) newest id first, ids being ULIDs. */
-export function compareDeskRows(a: Pick<DeskPatientRow, 'last_activity_at' | 'patient_id'>, b: Pick<DeskPatientRow, 'last_activity_at' | 'patient_id'>): number {
-  const newestFirst = (x: string, y: string) => (x < y ? 1 : x > y ? -1 : 0);
-  return newestFirst(a.last_activity_at, b.last_activity_at) || newestFirst(a.patient_id, b.patient_id);
-}
 
 /** Everything about one patient the Eligibility and Discovery screens need, newest first. */
 export const DeskPatientDetail = z.object({

@@ -1,5 +1,5 @@
 import type { BridgeMethod } from './contract';
-import { STAFF_ROLE_WORDS, type StaffRole } from './staff-contract';
+import { STAFF_ROLE_WORDS, type StaffRole } from './staff-role';
 
 /**
  * Who may call each bridge method (issue 28, item 2): the one table, next to the contract, that

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ID_PREFIX, prefixedId, Timestamp } from '../contract/common';
 import { ObjectKey } from '../contract/photo';
 
+export { IDLE_LOCK_DEFAULT_MINUTES, pinWaitSentence, pinWaitText, spokenWait } from './lock-words';
+
 /**
  * Shapes of the session-safety methods: the audit log the privacy officer reads in
  * Settings, and the idle lock that hides PHI from passers-by.
@@ -126,7 +128,6 @@ export type AuditExport = z.infer<typeof AuditExport>;
 /** Views and creates are recorded by the host itself; printing and exporting happen in the UI. */
 export const AuditRecordInput = z.strictObject({ action: z.enum(['print', 'export']), record_id: AuditRecordId });
 
-export const IDLE_LOCK_DEFAULT_MINUTES = 5;
 const IdleMinutes = z.number().int().min(1).max(60);
 /**
  * `minutes`: the desk's idle limit (no one signed in, or a desk without staff). `by_role`: each
@@ -163,23 +164,6 @@ export const LockStatus = z.object({
 });
 export type LockStatus = z.infer<typeof LockStatus>;
 
-/** A wait in words, rounded up: the host's refusal and the lock screen's countdown say it alike. */
-export function spokenWait(ms: number): string {
-  const seconds = Math.ceil(ms / 1000);
-  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
-  const minutes = Math.ceil(seconds / 60);
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
-}
-
-export function pinWaitSentence(ms: number): string {
-  return `Too many wrong PINs. Try again in ${spokenWait(ms)}.`;
-}
-
-/** The lock screen's line while a wait runs, or null once wrong PINs may be tried again. */
-export function pinWaitText(retryAt: string | null, nowMs: number): string | null {
-  const left = retryAt === null ? 0 : Date.parse(retryAt) - nowMs;
-  return left > 0 ? pinWaitSentence(left) : null;
-}
 export const LockSetPinInput = z.strictObject({ pin: Pin, current_pin: z.string().max(50).optional() });
 export const LockRemovePinInput = z.strictObject({ current_pin: z.string().max(50) });
 export const LockUnlockInput = z.strictObject({ pin: z.string().max(50) });

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ID_PREFIX, prefixedId, Timestamp } from '../contract/common';
+import { STAFF_ROLES } from './staff-role';
+
+export { EMERGENCY_SIGN_IN, STAFF_ROLE_WORDS } from './staff-role';
 
 /**
  * The people who work at a shared desk (issue 28): each signs in with their own PIN or
@@ -7,9 +10,8 @@ import { ID_PREFIX, prefixedId, Timestamp } from '../contract/common';
  * (intake, checks, discovery, schedule, sync); a *manager* also settings, staff, audit and
  * integrations. What a role may call is `METHOD_ROLES` (method-roles.ts), enforced by the host.
  */
-export const StaffRole = z.enum(['front_desk', 'manager']);
+export const StaffRole = z.enum(STAFF_ROLES);
 export type StaffRole = z.infer<typeof StaffRole>;
-export const STAFF_ROLE_WORDS: Record<StaffRole, string> = { front_desk: 'front desk', manager: 'manager' };
 
 export const StaffId = prefixedId(ID_PREFIX.staff);
 export const StaffName = z.string().trim().min(1, 'must not be empty').max(80, 'must be at most 80 characters');
@@ -76,12 +78,6 @@ export const StaffUpdateInput = z.strictObject({
   disabled: z.boolean().optional(),
   pin: StaffSecret.optional(),
 });
-
-/**
- * Who is signed in after emergency access with the recovery code (issue 28, item 5): manager
- * rights for this sign-in only, under a name the audit shows as such; signing out ends them.
- */
-export const EMERGENCY_SIGN_IN: SignedIn = { id: `${ID_PREFIX.staff}_00000000000000000000000000`, name: 'Emergency access (recovery code)', role: 'manager' };
 
 /**
  * The staff file (issue 28, item 7): the list (names, roles, PIN hashes) carried to the

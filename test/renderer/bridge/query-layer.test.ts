@@ -1,6 +1,7 @@
 import { focusManager, onlineManager, QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildBridgeApi, type BridgeEvent, type BridgeMethod, type BridgeResult } from '@src/shared/bridge/contract';
+import { buildBridgeApi } from '@src/shared/bridge/bridge-api';
+import type { BridgeEvent, BridgeMethod, BridgeResult } from '@src/shared/bridge/contract';
 import { TODAY_CHANGES_MAX_IDS, type DeskPatientDetail, type DeskPatientRow, type SyncStatus } from '@src/shared/bridge/desk-contract';
 import { watchBridgeEvents, type Timers } from '@src/renderer/src/bridge/bridge-invalidation';
 import { asBridgeError, bridgeKey, bridgeQueryOptions, createBridgeQueryClient, refreshQuery } from '@src/renderer/src/bridge/query-client';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildBridgeApi, type BridgeResult } from '@src/shared/bridge/contract';
+import { buildBridgeApi } from '@src/shared/bridge/bridge-api';
+import type { BridgeResult } from '@src/shared/bridge/contract';
 
 const restore: (() => void)[] = [];
 afterEach(() => {

@@ -1,6 +1,7 @@
 import { QueryObserver, type QueryClient } from '@tanstack/react-query';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { buildBridgeApi, type BridgeMethod, type BridgeResult } from '@src/shared/bridge/contract';
+import { buildBridgeApi } from '@src/shared/bridge/bridge-api';
+import type { BridgeMethod, BridgeResult } from '@src/shared/bridge/contract';
 import type { DeskToday } from '@src/shared/bridge/desk-contract';
 import { bridgeKey, bridgeQueryOptions, createBridgeQueryClient } from '@src/renderer/src/bridge/query-client';
 import { readFirstScreen, TODAY_FIRST_ROWS } from '@src/renderer/src/today/read-ahead';
@@ -73,6 +74,29 @@ describe("the first screen's reads at the page's start (issue 31)", () => {
     desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
     await settle();
     expect(desk.inputs.slice(2)).toEqual([{ since }]);
+  });
+
+  it("waits for the page's first paint before asking for the whole list, and is ready once the gate's answer and the first rows are in", async () => {
+    const desk = heldBridge();
+    const client = createBridgeQueryClient();
+    let painted: () => void = () => undefined;
+    const reads = readFirstScreen(desk.bridge, client, NOW, undefined, new Promise<void>((resolve) => (painted = resolve)));
+    let ready = false;
+    void reads.ready.then(() => (ready = true));
+    await settle();
+    desk.answer('staff.session', { ok: true, value: SESSION });
+    await settle();
+    expect(ready).toBe(false);
+    desk.answer('desk.today', { ok: true, value: FIRST_ROWS }, 'first rows');
+    await settle();
+    // Both are in the query layer when it says so: the first render draws the desk and Today's first rows at once.
+    expect(ready).toBe(true);
+    expect(client.getQueryData(bridgeKey('staff.session', {}))).toEqual(SESSION);
+    expect(client.getQueryData(bridgeKey('desk.today', todayInput(NOW)))).toEqual(FIRST_ROWS);
+    expect(desk.wholeReads()).toBe(0);
+    painted();
+    await settle();
+    expect(desk.wholeReads()).toBe(1);
   });
 
   it('shows Today\'s first rows, with the count of all, while the whole list is on its way; then the whole list, read once', async () => {

@@ -1,4 +1,5 @@
-import { buildBridgeApi, type BridgeApi, type BridgeEvent } from '../../../shared/bridge/contract';
+import type { BridgeApi, BridgeEvent } from '../../../shared/bridge/contract';
+import { buildBridgeApi } from '../../../shared/bridge/bridge-api';
 import { webBridgeCall } from './web-bridge-call';
 
 /**

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useState, type Dispatch, type ReactNode, type SetStateAction } from 'react';
 import type { InboxItem, Patient } from '../../../shared/contract';
-import { CARD_TEXT_FIELDS, EMPTY_CARD, EMPTY_PATIENT, type CardFormField, type CardFormValues, type PatientFormValues, type ReadPayer } from './intake-form';
+import type { ReadPayer } from './intake-form';
+import { CARD_TEXT_FIELDS, EMPTY_CARD, EMPTY_PATIENT, type CardFormField, type CardFormValues, type PatientFormValues } from './intake-values';
 import type { PhotoValue } from './photo-slot';
 
 /** `key` names the photos a reading was for (`inbox:…` for a scan read on arrival). */

@@ -5,32 +5,9 @@ import { REVIEW_BELOW } from '../../../shared/review-threshold';
 import { plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { localDate } from '../format';
 
-/** The card's text fields, in the order the form shows them. */
-export const CARD_TEXT_FIELDS = ['member_id', 'member_name', 'group_number', 'plan_name', 'rx_bin', 'rx_group', 'rx_pcn'] as const;
-export type CardTextField = (typeof CARD_TEXT_FIELDS)[number];
-export type CardFormField = CardTextField | 'payer_id';
-export type CardFormValues = Record<CardFormField, string>;
+import { CARD_FIELD_LABELS, CARD_TEXT_FIELDS, EMPTY_CARD, PATIENT_FIELD_LABELS, type CardFormField, type CardFormValues, type CardTextField, type PatientFormValues } from './intake-values';
 
-export const CARD_FIELD_LABELS: Record<CardFormField | 'insurance_carrier_ids' | 'front_photo_object_key' | 'back_photo_object_key' | 'patient_id', string> = {
-  payer_id: 'Payer',
-  insurance_carrier_ids: 'Payer',
-  member_id: 'Member id',
-  member_name: 'Member name',
-  group_number: 'Group number',
-  plan_name: 'Plan name',
-  rx_bin: 'Rx BIN',
-  rx_group: 'Rx group',
-  rx_pcn: 'Rx PCN',
-  front_photo_object_key: 'Front photo',
-  back_photo_object_key: 'Back photo',
-  patient_id: 'Patient',
-};
-
-export const PATIENT_FIELD_LABELS = { first_name: 'First name', last_name: 'Last name', date_of_birth: 'Date of birth' } as const;
-export type PatientFormValues = Record<keyof typeof PATIENT_FIELD_LABELS, string>;
-
-export const EMPTY_CARD: CardFormValues = { payer_id: '', member_id: '', member_name: '', group_number: '', plan_name: '', rx_bin: '', rx_group: '', rx_pcn: '' };
-export const EMPTY_PATIENT: PatientFormValues = { first_name: '', last_name: '', date_of_birth: '' };
+export { CARD_FIELD_LABELS, CARD_TEXT_FIELDS, EMPTY_CARD, EMPTY_PATIENT, PATIENT_FIELD_LABELS, type CardFormField, type CardFormValues, type CardTextField, type PatientFormValues } from './intake-values';
 
 /**
  * Below this an extracted value is marked for a person to check. Measured OCR of clean

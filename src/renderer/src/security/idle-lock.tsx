@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { IDLE_LOCK_DEFAULT_MINUTES, type IdleLockSettings, type IdleLockUpdate, type LockStatus } from '../../../shared/bridge/security-contract';
+import type { IdleLockSettings, IdleLockUpdate, LockStatus } from '../../../shared/bridge/security-contract';
+import { IDLE_LOCK_DEFAULT_MINUTES } from '../../../shared/bridge/lock-words';
 import { useBridge } from '../bridge/bridge-provider';
 import { setBridgeData } from '../bridge/query-client';
 import { useBridgeQuery } from '../bridge/use-bridge-query';

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { pinWaitText, type LockStatus } from '../../../shared/bridge/security-contract';
+import type { LockStatus } from '../../../shared/bridge/security-contract';
+import { pinWaitText } from '../../../shared/bridge/lock-words';
 import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent, type ReactNode } from 'react';
-import { STAFF_ROLE_WORDS, StaffSecret, type SignedIn, type StaffSession } from '../../../shared/bridge/staff-contract';
+import type { SignedIn, StaffSession } from '../../../shared/bridge/staff-contract';
+import { STAFF_ROLE_WORDS } from '../../../shared/bridge/staff-role';
 import { useBridge } from '../bridge/bridge-provider';
 import { Button } from '../ui/button';
 import { TextField } from '../ui/field';
 import { Loading, Notice } from '../ui/notice';
-import { typedTwiceProblems } from '../settings/staff-form-checks';
 import { noteSignOut, signOutNote } from './sign-out-note';
 import { isSwitchUserKey, pickByTyping, sessionChanged, signsIn, useStaffSession } from './staff-session';
 import './staff-gate.css';
@@ -101,8 +101,11 @@ function refusalText(error: { message: string; errors?: { message: string }[] })
   return error.errors?.[0]?.message ?? error.message;
 }
 
-/** A PIN or passphrase the host will take, typed the same twice: checked here first so the person hears why at once. */
-const newPinProblems = (pin: string, confirm: string) => typedTwiceProblems(StaffSecret, pin, confirm, { label: 'The PIN', differ: 'The two PINs differ: type the same PIN twice.' });
+/**
+ * The checks of a new PIN (the host's zod schema): loaded when a screen that asks for one opens,
+ * not with the page, which builds no schema before Today's first paint (issue 31).
+ */
+const pinChecks = () => import('../settings/staff-form-checks');
 
 /**
  * First start (issue 28, item 1): one screen, the manager's name and PIN (and on a desk that had
@@ -118,9 +121,12 @@ function FirstStart({ session, onDone }: { session: StaffSession; onDone(): void
   const [errors, setErrors] = useState<Partial<Record<'name' | 'pin' | 'confirm' | 'lock_pin' | 'form', string>>>({});
   const [busy, setBusy] = useState(false);
 
+  useEffect(() => void pinChecks(), []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    setBusy(true);
+    const { newPinProblems } = await pinChecks();
     const found: typeof errors = {};
     if (!name.trim()) found.name = 'Enter your name: the audit log names you by it.';
     const problem = newPinProblems(pin, confirm);
@@ -128,8 +134,7 @@ function FirstStart({ session, onDone }: { session: StaffSession; onDone(): void
     else if (problem.again) found.confirm = problem.again;
     if (session.lock_pin_set && !lockPin) found.lock_pin = 'Enter the PIN that unlocks this desk today.';
     setErrors(found);
-    if (Object.keys(found).length) return;
-    setBusy(true);
+    if (Object.keys(found).length) return setBusy(false);
     const result = await bridge.staff.setup({ name: name.trim(), pin, ...(session.lock_pin_set ? { lock_pin: lockPin } : {}) });
     setBusy(false);
     if (!result.ok) {
@@ -380,13 +385,18 @@ function ChoosePin({ person, onSwitch }: { person: SignedIn; onSwitch(): void })
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  useEffect(() => void pinChecks(), []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
+    setBusy(true);
+    const { newPinProblems } = await pinChecks();
     const { first, again } = newPinProblems(pin, confirm);
     const problem = first ?? again;
-    if (problem) return setError(problem);
-    setBusy(true);
+    if (problem) {
+      setBusy(false);
+      return setError(problem);
+    }
     const result = await bridge.staff.choosePin({ pin });
     setBusy(false);
     if (!result.ok) return setError(refusalText(result.error));

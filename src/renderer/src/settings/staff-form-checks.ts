@@ -23,6 +23,11 @@ export function typedTwiceProblems(schema: z.ZodType, first: string, again: stri
   return {};
 }
 
+/** A new PIN or passphrase (first start, choosing one's own): the host's rule, typed the same twice, so the person hears why at once. */
+export function newPinProblems(pin: string, confirm: string): { first?: string; again?: string } {
+  return typedTwiceProblems(StaffSecret, pin, confirm, { label: 'The PIN', differ: 'The two PINs differ: type the same PIN twice.' });
+}
+
 /**
  * What the desk checks before sending a name and a PIN: the host's own rules (the zod schemas
  * the host parses with), and a PIN typed the same twice. The host checks again.

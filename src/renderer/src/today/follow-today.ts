@@ -1,6 +1,7 @@
 import type { Query, QueryClient } from '@tanstack/react-query';
 import type { BridgeApi } from '../../../shared/bridge/contract';
-import { compareDeskRows, TODAY_CHANGES_MAX_IDS, type DeskPatientRow, type DeskToday, type DeskTodayChanges } from '../../../shared/bridge/desk-contract';
+import type { DeskPatientRow, DeskToday, DeskTodayChanges } from '../../../shared/bridge/desk-contract';
+import { compareDeskRows, TODAY_CHANGES_MAX_IDS } from '../../../shared/bridge/desk-order';
 import { readBridge, refreshQuery } from '../bridge/query-client';
 
 /** What Today must catch up with: records named by `records.changed`, and whether sync moved. */
