@@ -328,6 +328,25 @@ describe('pull engine', () => {
     expect(db.select().from(patients).all().map((p) => p.id)).toEqual([mine.id]);
   });
 
+  it('holds only the collection whose send is unanswered: the desk\'s patient in flight does not hold the practice\'s new cards, its card does', async () => {
+    const { engine, feed, db, service } = await setup();
+    const patient = await service.create('patients', { first_name: 'Known', last_name: 'Here', date_of_birth: '1971-07-07' }, { source: 'api' });
+    await pullAll(engine, feed);
+    const [localPatient] = engine.localIds('patients', [patient.id]);
+    // A patient of the desk's own, sent once and not answered: it may be at the upstream already.
+    const mine = await desk!.host.service.create('patients', { first_name: 'Mine', last_name: 'Unanswered', date_of_birth: '1990-09-09' }, { source: 'dashboard' });
+    db.update(outbox).set({ state: 'queued', attempts: 1 }).where(eq(outbox.record_id, mine.id)).run();
+    const card = await service.create('insurance_cards', { patient_id: patient.id, member_id: 'XGH1' }, { source: 'api' });
+    expect(await pullAll(engine, feed)).toMatchObject({ waiting: false, hasMore: false });
+    expect(engine.localIds('insurance_cards', [card.id])).toHaveLength(1);
+    // A card of the desk's own in flight: the practice's next new card may be it, and waits.
+    const myCard = await desk!.host.service.create('insurance_cards', { patient_id: localPatient, member_id: 'XGH2' }, { source: 'dashboard' });
+    db.update(outbox).set({ state: 'sending', attempts: 1 }).where(eq(outbox.record_id, myCard.id)).run();
+    const another = await service.create('insurance_cards', { patient_id: patient.id, member_id: 'XGH3' }, { source: 'api' });
+    expect(await engine.pullPage(feed, 100)).toMatchObject({ kind: 'applied', waiting: true });
+    expect(engine.localIds('insurance_cards', [another.id])).toHaveLength(0);
+  });
+
   it('notes a pulled card photo without fetching it', async () => {
     const { engine, feed, service } = await setup();
     const patient = await service.create('patients', { first_name: 'Pic', last_name: 'Ture', date_of_birth: '1960-06-06' }, { source: 'api' });
