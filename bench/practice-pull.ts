@@ -82,8 +82,9 @@ async function bootstrap(dataDir: string, upstream: Upstream): Promise<Bootstrap
     if (!outcome.hasMore) break;
     // As the pull component does (its host's bulkWrites): more pages to come, checkpoints off this thread.
     background ??= checkpointInBackground({ sqlite: host.database.sqlite, key });
-    // As the pull component does: the desk's own work goes between pages.
+    // As the pull component does: the desk's own work goes between pages, and the WAL is kept bounded.
     await new Promise((resolve) => setImmediate(resolve));
+    await background.catchUp();
   }
   await background?.stop();
   const ms = Number(process.hrtime.bigint() - started) / 1e6;

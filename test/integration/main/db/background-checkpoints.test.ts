@@ -47,6 +47,36 @@ describe('checkpoints in the background', () => {
     expect(opened.sqlite.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 2000 });
   });
 
+  it('holds a writer that asks, once the WAL is past its bound, until a checkpoint has left nothing behind', async () => {
+    temp = makeTempDir('coverdesk-checkpoints-');
+    const file = path.join(temp.dir, 'desk.sqlite');
+    const key = randomBytes(32);
+    opened = openDatabase({ file, key });
+    const { sqlite } = opened;
+    sqlite.exec('CREATE TABLE bulk (id INTEGER PRIMARY KEY, body TEXT)');
+    const background = checkpointInBackground({ sqlite, key, everyMs: 20, boundFrames: 50 });
+    const insert = sqlite.prepare('INSERT INTO bulk (body) VALUES (?)');
+    const write = () => sqlite.transaction(() => {
+      for (let i = 0; i < 100; i++) insert.run(randomBytes(1500).toString('hex'));
+    })();
+    for (let page = 0; page < 10; page++) write();
+    // Nothing writes while the worker looks, so the WAL it reports cannot have started again.
+    await waitFor('the worker to find the WAL past its bound', () => background.walFrames() > 50, 10_000);
+    // More frames, written just now: no checkpoint has copied them yet.
+    write();
+    await background.catchUp();
+    // Everything was copied when the next write began, so it started the WAL again from its
+    // beginning: the WAL holds that one row's few pages, not the thousand before them.
+    insert.run('one more');
+    const [state] = sqlite.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    expect(state.log).toBeGreaterThan(0);
+    expect(state.log).toBeLessThan(10);
+    await background.stop();
+    // Under the bound, or stopped: a writer is not held.
+    await background.catchUp();
+    expect(sqlite.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 1101 });
+  });
+
   it('gives the connection its own checkpoints back when the worker cannot open the file', async () => {
     temp = makeTempDir('coverdesk-checkpoints-');
     const file = path.join(temp.dir, 'desk.sqlite');
