@@ -45,6 +45,8 @@ interface Bootstrapped {
   cpuMs: number | null;
   /** The process's largest resident set seen while the bootstrap ran (sampled after every page). */
   peakRssMb: number;
+  /** The WAL file's size when the bootstrap ended: its largest size during it (SQLite does not shrink it). */
+  walMb: number;
   records: number;
   /** How long the desk's own creates took while the bootstrap ran: is the desk usable meanwhile? */
   createMs: number[];
@@ -91,7 +93,8 @@ async function bootstrap(dataDir: string, upstream: Upstream): Promise<Bootstrap
   const cpuMs = cpuSince(cpuStarted);
   running = false;
   await desk;
-  return { ms, cpuMs, peakRssMb: peakRss / 2 ** 20, records: engine.state(feed.key).received, createMs, engine, feed, close: () => host.close() };
+  const walMb = fs.statSync(`${host.database.sqlite.name}-wal`).size / 2 ** 20;
+  return { ms, cpuMs, peakRssMb: peakRss / 2 ** 20, walMb, records: engine.state(feed.key).received, createMs, engine, feed, close: () => host.close() };
 }
 
 async function bareLoop(upstream: Upstream): Promise<{ ms: number; cpuMs: number | null; records: number }> {
@@ -225,6 +228,7 @@ export const practicePull: Benchmark = async ({ quick }) => {
       // While the bootstrap ran, sampled after each page: the desk, the sandbox's thread and the checkpoint worker together
       // (an upper bound of the desk's own). Not the process's lifetime peak: the floors below hold every page in memory.
       { name: 'practice_pull.peak_memory', value: round(ours.peakRssMb, 0), unit: 'MB', baseline: null, ratio: null },
+      { name: 'practice_pull.wal_file_after_bootstrap', value: round(ours.walMb, 1), unit: 'MB', baseline: null, ratio: null },
       { name: 'practice_pull.create_during_bootstrap_p95', value: round(percentile(ours.createMs, 95), 2), unit: 'ms', baseline: null, ratio: null },
       { name: 'practice_pull.steady_round_p50', value: round(median(pullMs), 2), unit: 'ms', baseline: round(median(getMs), 2), ratio: round(median(getMs) / median(pullMs), 3) },
       { name: 'practice_pull.steady_round_p95', value: round(percentile(pullMs, 95), 2), unit: 'ms', baseline: round(percentile(getMs, 95), 2), ratio: round(percentile(getMs, 95) / percentile(pullMs, 95), 3) },
