@@ -17,13 +17,18 @@ describe('checkpoints in the background', () => {
     opened = temp = undefined;
   });
 
-  it('turns the connection\'s own checkpoints off, copies the WAL into the file from the worker, and gives them back when stopped', async () => {
+  /** An encrypted database file with one table to fill. */
+  function openBulkDatabase() {
     temp = makeTempDir('coverdesk-checkpoints-');
     const file = path.join(temp.dir, 'desk.sqlite');
     const key = randomBytes(32);
     opened = openDatabase({ file, key });
-    const { sqlite } = opened;
-    sqlite.exec('CREATE TABLE bulk (id INTEGER PRIMARY KEY, body TEXT)');
+    opened.sqlite.exec('CREATE TABLE bulk (id INTEGER PRIMARY KEY, body TEXT)');
+    return { file, key, sqlite: opened.sqlite };
+  }
+
+  it('turns the connection\'s own checkpoints off, copies the WAL into the file from the worker, and gives them back when stopped', async () => {
+    const { file, key, sqlite } = openBulkDatabase();
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
     const before = fs.statSync(file).size;
     const automatic = sqlite.pragma('wal_autocheckpoint', { simple: true });
@@ -41,19 +46,14 @@ describe('checkpoints in the background', () => {
     await background.stop();
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(automatic);
     expect(sqlite.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 2000 });
-    opened.close();
+    sqlite.close();
     // Everything committed is in the file, readable with the key by a new connection.
     opened = openDatabase({ file, key });
     expect(opened.sqlite.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 2000 });
   });
 
   it('holds a writer that asks, once the WAL is past its bound, until a checkpoint has left nothing behind', async () => {
-    temp = makeTempDir('coverdesk-checkpoints-');
-    const file = path.join(temp.dir, 'desk.sqlite');
-    const key = randomBytes(32);
-    opened = openDatabase({ file, key });
-    const { sqlite } = opened;
-    sqlite.exec('CREATE TABLE bulk (id INTEGER PRIMARY KEY, body TEXT)');
+    const { key, sqlite } = openBulkDatabase();
     const background = checkpointInBackground({ sqlite, key, everyMs: 20, boundFrames: 50 });
     const insert = sqlite.prepare('INSERT INTO bulk (body) VALUES (?)');
     const write = () => sqlite.transaction(() => {
