@@ -14,9 +14,26 @@ import type { SqliteHandle } from './open-database';
  * writer adds in `everyMs`.
  */
 export interface BackgroundCheckpoints {
+  /**
+   * For the writer, between its transactions: when the worker last found the WAL past its
+   * bound, resolves once a checkpoint has left nothing behind (so the writer's next
+   * transaction starts the WAL again from its beginning); otherwise at once.
+   */
+  catchUp(): Promise<void>;
+  /** The WAL's length in frames at the worker's last checkpoint (0 before the first). */
+  walFrames(): number;
   /** Ends the worker (after its checkpoint in progress) and gives the connection its automatic checkpoints back. */
   stop(): Promise<void>;
 }
+
+/**
+ * The WAL's bound, in frames (about 16 MiB): four times the automatic checkpoint's threshold.
+ * SQLite starts the WAL again from its beginning only when a writer begins while every frame
+ * has been copied; a writer committing every few milliseconds can land inside each of the
+ * worker's checkpoints on a loaded machine, and the WAL grows for as long as it does (to
+ * 191 MB, left on disk at that size, while a million-record practice bootstrapped).
+ */
+const WAL_BOUND_FRAMES = 4_000;
 
 const SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -28,15 +45,28 @@ sqlite.prepare('SELECT count(*) FROM sqlite_master').get();
 sqlite.pragma('busy_timeout = 1000');
 const checkpoint = () => {
   try {
-    sqlite.pragma('wal_checkpoint(PASSIVE)');
+    return sqlite.pragma('wal_checkpoint(PASSIVE)')[0];
   } catch (error) {
     // Busy (another checkpoint, a backup) is tried again at the next tick.
     if (!(error && error.code === 'SQLITE_BUSY')) throw error;
+    return null;
   }
 };
-checkpoint();
-const timer = setInterval(checkpoint, workerData.everyMs);
-parentPort.on('message', () => {
+const tick = () => {
+  const done = checkpoint();
+  if (done) parentPort.postMessage({ log: done.log });
+};
+tick();
+const timer = setInterval(tick, workerData.everyMs);
+parentPort.on('message', (message) => {
+  if (message === 'catch-up') {
+    // The writer waits for this answer: checkpoints until one leaves nothing behind (a desk
+    // write in between adds frames; bounded, the writer goes on regardless).
+    let done = null;
+    for (let i = 0; i < 50 && !(done && done.checkpointed >= done.log); i++) done = checkpoint();
+    parentPort.postMessage({ log: done ? done.log : -1, caughtUp: true });
+    return;
+  }
   clearInterval(timer);
   sqlite.close();
   parentPort.close();
@@ -44,7 +74,7 @@ parentPort.on('message', () => {
 parentPort.postMessage('ready');
 `;
 
-export function checkpointInBackground(input: { sqlite: SqliteHandle; key?: Buffer; everyMs?: number; onError?(error: Error): void }): BackgroundCheckpoints {
+export function checkpointInBackground(input: { sqlite: SqliteHandle; key?: Buffer; everyMs?: number; boundFrames?: number; onError?(error: Error): void }): BackgroundCheckpoints {
   const { sqlite } = input;
   const automatic = sqlite.pragma('wal_autocheckpoint', { simple: true }) as number;
   const restore = () => {
@@ -67,11 +97,45 @@ export function checkpointInBackground(input: { sqlite: SqliteHandle; key?: Buff
     input.onError?.(error);
   });
   worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  const bound = input.boundFrames ?? WAL_BOUND_FRAMES;
+  let frames = 0;
+  let pastBound = false;
+  let caughtUp: (() => void) | null = null;
+  let catching: Promise<void> | null = null;
+  worker.on('message', (message: { log?: number; caughtUp?: boolean }) => {
+    if (typeof message?.log !== 'number') return;
+    if (message.log >= 0) frames = message.log;
+    pastBound = frames > bound;
+    if (message.caughtUp) caughtUp?.();
+  });
+  let ended = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      ended = true;
+      // A writer waiting for a worker that is gone goes on (the connection checkpoints for itself again).
+      caughtUp?.();
+      resolve();
+    }),
+  );
   let stopping: Promise<void> | null = null;
   return {
+    catchUp() {
+      if (!pastBound || ended) return Promise.resolve();
+      catching ??= new Promise<void>((resolve) => {
+        caughtUp = () => {
+          caughtUp = null;
+          catching = null;
+          resolve();
+        };
+        worker.postMessage('catch-up');
+      });
+      return catching;
+    },
+    walFrames: () => frames,
     stop() {
       stopping ??= (async () => {
+        ended = true;
+        caughtUp?.();
         worker.postMessage('stop');
         await exited;
         restore();

@@ -21,7 +21,7 @@ export interface PullComponentDeps {
    * stopped when the pass ends. The host takes the database's checkpoints off this thread
    * meanwhile (`checkpointInBackground`).
    */
-  bulkWrites?(): { stop(): Promise<void> };
+  bulkWrites?(): BulkWrites;
   /** Pages per request (the feed's maximum by default). */
   pageSize?: number;
   /** Steady state: how often to ask for news when nothing else asks (default 2 s). */
@@ -29,6 +29,12 @@ export interface PullComponentDeps {
   /** After the feed said "wait for your push" or failed (default 1 s). */
   retryMs?: number;
   log?: SyncLog;
+}
+
+/** What a bootstrap's writes run under (`checkpointInBackground`): waited for between pages when the WAL has grown past its bound. */
+export interface BulkWrites {
+  catchUp?(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export interface PullComponent extends HostComponent {
@@ -81,7 +87,7 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
 
   /** One pass to the end of the feed; returns the wait before the next. */
   async function pass(): Promise<number> {
-    const bulk: { writes: { stop(): Promise<void> } | null } = { writes: null };
+    const bulk: { writes: BulkWrites | null } = { writes: null };
     try {
       return await pages(() => (bulk.writes ??= deps.bulkWrites?.() ?? null));
     } finally {
@@ -89,7 +95,7 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
     }
   }
 
-  async function pages(manyPages: () => unknown): Promise<number> {
+  async function pages(manyPages: () => BulkWrites | null): Promise<number> {
     const feed = deps.feed();
     if (!feed) return intervalMs;
     for (;;) {
@@ -123,9 +129,10 @@ export function createPullComponent(deps: PullComponentDeps): PullComponent {
       }
       holdUntil = 0;
       if (!outcome.hasMore) return intervalMs;
-      manyPages();
-      // A bootstrap: let the desk's own work in between pages.
+      const bulk = manyPages();
+      // A bootstrap: let the desk's own work in between pages, and keep the WAL bounded.
       await new Promise((resolve) => setImmediate(resolve));
+      await bulk?.catchUp?.();
       if (!started && !manual) return intervalMs;
     }
   }

@@ -68,6 +68,33 @@ export interface PullState {
 type Applied = 'written' | 'unchanged' | 'set_aside' | 'wait';
 
 /**
+ * A change of the feed checked against the contract: its record as the collection's resource,
+ * or why it is set aside. Checked for the whole page before the page's first transaction
+ * (the contract's check needs nothing of the desk's store), so each run's transaction, the
+ * time a desk create may wait for, holds only the writes.
+ */
+type CheckedChange =
+  | { collection: FeedCollection; resource: ResourceOf<FeedCollection> & { id: string }; cursor: string }
+  | { collection: string; upstreamId: string | null; problem: string; cursor: string };
+
+function checkChange(change: ReceivedChange): CheckedChange {
+  const record = change.record as Record<string, unknown> | null;
+  const upstreamId = record && typeof record === 'object' && typeof record.id === 'string' ? record.id : null;
+  if (!isFeedCollection(change.collection)) {
+    const named = change.collection.slice(0, 64);
+    return { collection: named, upstreamId, problem: `The feed named a collection this desk does not keep (${named}).`, cursor: change.cursor };
+  }
+  const collection = change.collection;
+  const parsed = COLLECTIONS[collection].resource.safeParse(change.record);
+  if (!parsed.success) {
+    // The reason names the fields, never their values (they may be PHI).
+    const fields = fieldErrorsFromZod(parsed.error, change.record).map((e) => e.message);
+    return { collection, upstreamId, problem: `The ${COLLECTIONS[collection].noun} does not match the contract: ${fields.join(' ')}`, cursor: change.cursor };
+  }
+  return { collection, resource: parsed.data as ResourceOf<FeedCollection> & { id: string }, cursor: change.cursor };
+}
+
+/**
  * Records per transaction within a page. A page of 100 written at once held the desk's
  * thread long enough to put its own creates' p95 over 10 ms during a bootstrap; halves keep
  * the commits few (each commit is about a third of a page's cost).
@@ -216,15 +243,15 @@ export function createPullEngine(deps: PullDeps) {
     return localIdOf(db, feedKey, collection, remoteId);
   }
 
-  /** Every (collection, upstream id) a page's records name: themselves and the records they refer to. */
-  function idsNamedBy(page: ReceivedChangesPage): Map<string, readonly [FeedCollection, string]> {
+  /** Every (collection, upstream id) a run's records name: themselves and the records they refer to. */
+  function idsNamedBy(run: readonly CheckedChange[]): Map<string, readonly [FeedCollection, string]> {
     const pairs = new Map<string, readonly [FeedCollection, string]>();
     const ask = (collection: FeedCollection, value: unknown) => {
       if (typeof value === 'string') pairs.set(pairKey(collection, value), [collection, value]);
     };
-    for (const change of page.data) {
-      const record = change.record as Record<string, unknown> | null;
-      if (!isFeedCollection(change.collection) || !record || typeof record !== 'object') continue;
+    for (const change of run) {
+      if (!('resource' in change)) continue;
+      const record = change.resource as unknown as Record<string, unknown>;
       ask(change.collection, record.id);
       for (const [field, target] of pulledReferences(change.collection)) ask(target, record[field]);
     }
@@ -236,21 +263,22 @@ export function createPullEngine(deps: PullDeps) {
    * desk's own whose send landed but whose answer has not (in flight, or sent once and
    * unanswered). Applying it now would make a second copy; it waits for the push.
    */
-  let unsureCache: Map<FeedCollection, boolean> | null = null;
+  let unsureCache: Set<string> | null = null;
   function unsureSends(collection: FeedCollection): boolean {
-    // Asked per record of a page: answered once per page and collection.
-    const cached = unsureCache?.get(collection);
-    if (cached !== undefined) return cached;
-    const row = preparedOnce(db, 'pull:unsure-sends', () =>
-      db
-        .select({ n: count() })
-        .from(outbox)
-        .where(and(eq(outbox.collection, sql.placeholder('collection')), or(eq(outbox.state, 'sending'), and(eq(outbox.state, 'queued'), gt(outbox.attempts, 0)))))
-        .prepare(),
-    ).get({ collection });
-    const unsure = (row?.n ?? 0) > 0;
-    unsureCache?.set(collection, unsure);
-    return unsure;
+    // Asked per record of a run: answered once per run, for every collection at once, through
+    // the entries' state index (the desk's synced entries, thousands, are not read).
+    unsureCache ??= new Set(
+      (
+        preparedOnce(db, 'pull:unsure-sends', () =>
+          db
+            .selectDistinct({ collection: outbox.collection })
+            .from(outbox)
+            .where(or(eq(outbox.state, 'sending'), and(eq(outbox.state, 'queued'), gt(outbox.attempts, 0))))
+            .prepare(),
+        ).all() as { collection: string }[]
+      ).map((row) => row.collection),
+    );
+    return unsureCache.has(collection);
   }
 
   /** The desk's outbox entries for a record: none (from elsewhere), all synced, or some not yet. */
@@ -346,22 +374,12 @@ export function createPullEngine(deps: PullDeps) {
     return false;
   }
 
-  function applyOne(change: ReceivedChange, written: { collection: FeedCollection; id: string; created: boolean }[]): Applied {
-    const record = change.record as Record<string, unknown> | null;
-    const upstreamId = record && typeof record === 'object' && typeof record.id === 'string' ? record.id : null;
-    if (!isFeedCollection(change.collection)) {
-      setAside(change.collection.slice(0, 64), upstreamId, `The feed named a collection this desk does not keep (${change.collection.slice(0, 64)}).`, null);
+  function applyOne(change: CheckedChange, written: { collection: FeedCollection; id: string; created: boolean }[]): Applied {
+    if (!('resource' in change)) {
+      setAside(change.collection, change.upstreamId, change.problem, null);
       return 'set_aside';
     }
-    const collection = change.collection;
-    const parsed = COLLECTIONS[collection].resource.safeParse(change.record);
-    if (!parsed.success) {
-      // The reason names the fields, never their values (they may be PHI).
-      const fields = fieldErrorsFromZod(parsed.error, change.record).map((e) => e.message);
-      setAside(collection, upstreamId, `The ${COLLECTIONS[collection].noun} does not match the contract: ${fields.join(' ')}`, null);
-      return 'set_aside';
-    }
-    const resource = parsed.data as ResourceOf<FeedCollection> & { id: string };
+    const { collection, resource } = change;
     const knownId = localId(collection, resource.id);
     if (knownId) {
       clearSetAside(collection, resource.id);
@@ -388,7 +406,7 @@ export function createPullEngine(deps: PullDeps) {
   function retrySetAside(written: { collection: FeedCollection; id: string; created: boolean }[]): void {
     const waiting = db.select().from(pull_set_aside).all().filter((row) => row.record !== null && isFeedCollection(row.collection));
     for (const row of waiting) {
-      const outcome = applyOne({ collection: row.collection, cursor: '0', record: row.record }, written);
+      const outcome = applyOne(checkChange({ collection: row.collection, cursor: '0', record: row.record }), written);
       if (outcome === 'written' || outcome === 'unchanged') db.delete(pull_set_aside).where(eq(pull_set_aside.id, row.id)).run();
     }
   }
@@ -401,16 +419,16 @@ export function createPullEngine(deps: PullDeps) {
    * last record (a resumable position, as when a record waits). Everything the run reads
    * about this desk (which upstream ids it holds, what it has sent) is read inside it.
    */
-  function applyRun(key: string, page: ReceivedChangesPage, data: ReceivedChangesPage['data'], last: boolean, pageWritten: Written): { applied: number; setAside: number; waiting: boolean; written: Written } {
+  function applyRun(key: string, page: ReceivedChangesPage, data: readonly CheckedChange[], last: boolean, pageWritten: Written): { applied: number; setAside: number; waiting: boolean; written: Written } {
     const written: Written = [];
-    unsureCache = new Map();
+    unsureCache = null;
     feedKey = key;
     // Without waiting for the disk: the cursor commits with the run, so a run a power cut
     // takes back is simply pulled again from the cursor before it (the upstream still has it).
     try {
       return inTransactionWithoutFsync(db, () => {
         anySetAside = setAsideCount(db) > 0;
-        pageIds = localIdsOf(db, key, idsNamedBy({ ...page, data }));
+        pageIds = localIdsOf(db, key, idsNamedBy(data));
         pageRemoteIds = [];
         const state = readPullState(db, key);
         let cursor = state.cursor;
@@ -444,7 +462,7 @@ export function createPullEngine(deps: PullDeps) {
           // The last time the desk had everything the practice had: how far behind it is.
           bootstrapped_at: caughtUp ? at : state.bootstrapped_at,
         };
-        db.insert(pull_state).values({ upstream: key, ...values }).onConflictDoUpdate({ target: pull_state.upstream, set: values }).run();
+        writePullState(key, values);
         return { applied: written.length, setAside: setAsideNow, waiting, written };
       });
     } finally {
@@ -454,12 +472,23 @@ export function createPullEngine(deps: PullDeps) {
     }
   }
 
+  /** The upstream's cursor and counts, as each run ends: built once (a bootstrap writes it twenty thousand times). */
+  function writePullState(key: string, values: { cursor: string | null; last_pulled_at: string; received: number; behind: boolean; bootstrapped_at: string | null }): void {
+    preparedOnce(db, 'pull:write-state', () =>
+      db.$client.prepare(
+        'INSERT INTO pull_state (upstream, cursor, last_pulled_at, received, behind, bootstrapped_at) VALUES (?, ?, ?, ?, ?, ?) ' +
+          'ON CONFLICT (upstream) DO UPDATE SET cursor = excluded.cursor, last_pulled_at = excluded.last_pulled_at, received = excluded.received, ' +
+          'behind = excluded.behind, bootstrapped_at = excluded.bootstrapped_at',
+      ),
+    ).run(key, values.cursor, values.last_pulled_at, values.received, values.behind ? 1 : 0, values.bootstrapped_at);
+  }
+
   /**
    * Applies one page in runs of `PAGE_RUN` records, each its own transaction with the cursor
    * that ends it, giving the loop a turn between runs: a desk create that comes meanwhile
    * waits for one run, not for a whole page (issue 31, item 4).
    */
-  async function applyPage(key: string, page: ReceivedChangesPage): Promise<PageOutcome> {
+  async function applyPage(key: string, page: ReceivedChangesPage, checked: readonly CheckedChange[]): Promise<PageOutcome> {
     const written: Written = [];
     let applied = 0;
     let setAsideNow = 0;
@@ -467,7 +496,7 @@ export function createPullEngine(deps: PullDeps) {
     for (let from = 0; from === 0 || from < page.data.length; from += PAGE_RUN) {
       if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       const last = from + PAGE_RUN >= page.data.length;
-      const run = applyRun(key, page, page.data.slice(from, from + PAGE_RUN), last, written);
+      const run = applyRun(key, page, checked.slice(from, from + PAGE_RUN), last, written);
       written.push(...run.written);
       applied += run.applied;
       setAsideNow += run.setAside;
@@ -527,11 +556,12 @@ export function createPullEngine(deps: PullDeps) {
         throw error;
       }
       fetchAhead(feed, page, limit);
+      const checked = page.data.map(checkChange);
       // node:http writes a request on the next tick, not when it is made: without this turn
       // of the loop the early ask would leave only after the page below is written, and the
       // upstream would serve it after, not during, that work.
       if (ahead) await new Promise<void>((resolve) => setImmediate(resolve));
-      const outcome = await applyPage(feed.key, page);
+      const outcome = await applyPage(feed.key, page, checked);
       // Stopped inside the page (a record waits for this desk's push): the next call starts
       // from another cursor and asks again later; the page fetched ahead is not for it.
       if (outcome.kind === 'applied' && outcome.waiting) ahead = null;

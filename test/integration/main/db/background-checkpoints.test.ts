@@ -17,13 +17,18 @@ describe('checkpoints in the background', () => {
     opened = temp = undefined;
   });
 
-  it('turns the connection\'s own checkpoints off, copies the WAL into the file from the worker, and gives them back when stopped', async () => {
+  /** An encrypted database file with one table to fill. */
+  function openBulkDatabase() {
     temp = makeTempDir('coverdesk-checkpoints-');
     const file = path.join(temp.dir, 'desk.sqlite');
     const key = randomBytes(32);
     opened = openDatabase({ file, key });
-    const { sqlite } = opened;
-    sqlite.exec('CREATE TABLE bulk (id INTEGER PRIMARY KEY, body TEXT)');
+    opened.sqlite.exec('CREATE TABLE bulk (id INTEGER PRIMARY KEY, body TEXT)');
+    return { file, key, sqlite: opened.sqlite };
+  }
+
+  it('turns the connection\'s own checkpoints off, copies the WAL into the file from the worker, and gives them back when stopped', async () => {
+    const { file, key, sqlite } = openBulkDatabase();
     sqlite.pragma('wal_checkpoint(TRUNCATE)');
     const before = fs.statSync(file).size;
     const automatic = sqlite.pragma('wal_autocheckpoint', { simple: true });
@@ -41,10 +46,35 @@ describe('checkpoints in the background', () => {
     await background.stop();
     expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(automatic);
     expect(sqlite.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 2000 });
-    opened.close();
+    sqlite.close();
     // Everything committed is in the file, readable with the key by a new connection.
     opened = openDatabase({ file, key });
     expect(opened.sqlite.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 2000 });
+  });
+
+  it('holds a writer that asks, once the WAL is past its bound, until a checkpoint has left nothing behind', async () => {
+    const { key, sqlite } = openBulkDatabase();
+    const background = checkpointInBackground({ sqlite, key, everyMs: 20, boundFrames: 50 });
+    const insert = sqlite.prepare('INSERT INTO bulk (body) VALUES (?)');
+    const write = () => sqlite.transaction(() => {
+      for (let i = 0; i < 100; i++) insert.run(randomBytes(1500).toString('hex'));
+    })();
+    for (let page = 0; page < 10; page++) write();
+    // Nothing writes while the worker looks, so the WAL it reports cannot have started again.
+    await waitFor('the worker to find the WAL past its bound', () => background.walFrames() > 50, 10_000);
+    // More frames, written just now: no checkpoint has copied them yet.
+    write();
+    await background.catchUp();
+    // Everything was copied when the next write began, so it started the WAL again from its
+    // beginning: the WAL holds that one row's few pages, not the thousand before them.
+    insert.run('one more');
+    const [state] = sqlite.pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+    expect(state.log).toBeGreaterThan(0);
+    expect(state.log).toBeLessThan(10);
+    await background.stop();
+    // Under the bound, or stopped: a writer is not held.
+    await background.catchUp();
+    expect(sqlite.prepare('SELECT count(*) AS n FROM bulk').get()).toEqual({ n: 1101 });
   });
 
   it('gives the connection its own checkpoints back when the worker cannot open the file', async () => {

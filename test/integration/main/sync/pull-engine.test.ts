@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
 import { eq } from 'drizzle-orm';
-import { audit_log, outbox, patients, pull_set_aside } from '@src/main/db/schema';
+import { audit_log, checks, insurance_cards, outbox, patients, pull_set_aside } from '@src/main/db/schema';
 import { createHttpV1Client } from '@src/main/http/v1-client';
 import { expireCursors } from '@src/main/sandbox/changes-feed';
 import { SEED_CLEARINGHOUSE_ENTITIES, SEED_PROVIDERS } from '@src/main/reference/seed-data';
@@ -98,10 +98,14 @@ describe('pull engine', () => {
       expect((await desk!.host.service.get('insurance_cards', cid)).patient_id).toBe(pid);
       expect((await desk!.host.service.get('electronic_eligibility_checks', kid)).insurance_card_id).toBe(cid);
     }
-    // The page again: every id is known now, nothing is written twice.
+    // The page again: every id is known now, nothing is received twice. (A check the sandbox's
+    // clearinghouse answered in between is news about a record the desk holds, and may apply.)
     const replay: PullFeed = { key: feed.key, changes: (params) => feed.changes({ ...params, after: undefined }) };
-    expect(await engine.pullPage(replay, 45)).toMatchObject({ kind: 'applied', applied: 0 });
+    expect(await engine.pullPage(replay, 45)).toMatchObject({ kind: 'applied' });
+    expect(engine.state(feed.key).received).toBe(45);
     expect(db.select().from(patients).all()).toHaveLength(15);
+    expect(db.select().from(insurance_cards).all()).toHaveLength(15);
+    expect(db.select().from(checks).all()).toHaveLength(15);
   });
 
   it('audits a page\'s records one sealed entry each, naming every id, reading the chain\'s head once for the page; their upstream ids kept in one write', async () => {
@@ -326,6 +330,25 @@ describe('pull engine', () => {
     db.update(patients).set({ remote_id: theirs.id }).where(eq(patients.id, mine.id)).run();
     expect(await pullAll(engine, feed)).toMatchObject({ waiting: false, hasMore: false });
     expect(db.select().from(patients).all().map((p) => p.id)).toEqual([mine.id]);
+  });
+
+  it('holds only the collection whose send is unanswered: the desk\'s patient in flight does not hold the practice\'s new cards, its card does', async () => {
+    const { engine, feed, db, service } = await setup();
+    const patient = await service.create('patients', { first_name: 'Known', last_name: 'Here', date_of_birth: '1971-07-07' }, { source: 'api' });
+    await pullAll(engine, feed);
+    const [localPatient] = engine.localIds('patients', [patient.id]);
+    // A patient of the desk's own, sent once and not answered: it may be at the upstream already.
+    const mine = await desk!.host.service.create('patients', { first_name: 'Mine', last_name: 'Unanswered', date_of_birth: '1990-09-09' }, { source: 'dashboard' });
+    db.update(outbox).set({ state: 'queued', attempts: 1 }).where(eq(outbox.record_id, mine.id)).run();
+    const card = await service.create('insurance_cards', { patient_id: patient.id, member_id: 'XGH1' }, { source: 'api' });
+    expect(await pullAll(engine, feed)).toMatchObject({ waiting: false, hasMore: false });
+    expect(engine.localIds('insurance_cards', [card.id])).toHaveLength(1);
+    // A card of the desk's own in flight: the practice's next new card may be it, and waits.
+    const myCard = await desk!.host.service.create('insurance_cards', { patient_id: localPatient, member_id: 'XGH2' }, { source: 'dashboard' });
+    db.update(outbox).set({ state: 'sending', attempts: 1 }).where(eq(outbox.record_id, myCard.id)).run();
+    const another = await service.create('insurance_cards', { patient_id: patient.id, member_id: 'XGH3' }, { source: 'api' });
+    expect(await engine.pullPage(feed, 100)).toMatchObject({ kind: 'applied', waiting: true });
+    expect(engine.localIds('insurance_cards', [another.id])).toHaveLength(0);
   });
 
   it('notes a pulled card photo without fetching it', async () => {
