@@ -245,7 +245,10 @@ function candidateFromValueWords(field: LabelledField, rest: string | undefined,
   if (field === 'member_id' || field === 'group_number') {
     // An id is one word or digit groups ("123 456 789", "1EG4 TE5 MK73"); a longer word
     // after it is the next thing printed ("GROUP", a clinic's name), not more of the id.
-    const stop = words.findIndex((w, i) => i > 0 && !/^[A-Za-z0-9-]{1,4}$/.test(w.text) && !/^[\dOIlS-]+$/.test(w.text));
+    // A Blue plan's three-character prefix printed apart from a number that starts with a
+    // letter ("ZGP W12345678") is one id too: BlueCard's prefix, then the plan's own number.
+    const bluePrefixApart = (i: number) => i === 1 && /^[A-Z][A-Z0-9]{2}$/.test(words[0].text) && /^[A-Z]{1,2}\d{6,}$/.test(words[1].text);
+    const stop = words.findIndex((w, i) => i > 0 && !/^[A-Za-z0-9-]{1,4}$/.test(w.text) && !/^[\dOIlS-]+$/.test(w.text) && !bluePrefixApart(i));
     if (stop > 0) last = stop;
   }
   for (let n = last; n >= (rest ? 0 : 1); n--) {

@@ -351,6 +351,12 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
   const ranked = [...best.values()].filter((s) => s.coverage >= 0.75 && (s.sharedBy <= few || (s.coverage >= 0.999 && s.words.some((w) => w.length >= 5)))).sort(compare);
   let top = ranked[0];
   if (!top) return null;
+  // A payer's own name printed in the header, where payers print their mark, through a word
+  // of its own, outweighs another payer's alternate name (the directory keeps products and
+  // employer groups there: "Choice Plus (TRW)") read whole from the plan's line, whichever
+  // covers more of its name (the directory's qualifier "(Salt Lake City)" is rarely printed).
+  const own = top.primary ? undefined : ranked.find((s) => s.primary && s.header && !restsOnCommonWords(m, s));
+  if (own) top = own;
   // Names that differ only in the word saying what kind of payer it is ("WPS Health Plan",
   // "WPS Health Insurance"), which the matcher sets aside as filler: that word, printed for
   // one of them only, tells them apart; otherwise they are rivals.

@@ -241,6 +241,26 @@ describe('field parser', () => {
     expect(parse(line(40, 150, 'Member ID: R4B987654321-02')).member_id?.value).toBe('R4B987654321');
   });
 
+  it("reads a Blue plan's prefix printed apart from a number that starts with a letter, the suffix left out", () => {
+    expect(parse(line(40, 150, 'Subscriber ID: ZGP W12345678')).member_id?.value).toBe('ZGPW12345678');
+    expect(parse(line(40, 150, 'Subscriber ID: ZGP W12345678 00')).member_id?.value).toBe('ZGPW12345678');
+    // Only a three-character prefix joins the word after it: a group code after an id is not more id.
+    expect(parse(line(40, 150, 'ID 123456789 GRP12345')).member_id?.value).toBe('123456789');
+  });
+
+  it('never takes a date for an id or a group', () => {
+    const fields = parse(line(40, 150, 'Member ID'), line(40, 190, '02/01/2024'), line(600, 150, 'Group'), line(600, 190, '2021-03-01'));
+    expect(fields.member_id?.value ?? '').not.toBe('02012024');
+    expect(fields.group_number).toBeUndefined();
+  });
+
+  it('reads "Benefit Plan" as a plan caption, and a company after it is no plan', () => {
+    const plan = parse(line(40, 150, 'Benefit Plan Select HMO')).plan_name;
+    expect(plan?.value).toBe('Select HMO');
+    expect(plan!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(parse(line(40, 150, 'Benefit Plan Administrators')).plan_name).toBeUndefined();
+  });
+
   it('never takes a line of plan codes for the plan, and a bare network word is only a lead', () => {
     expect(parse(line(40, 150, 'Plan: BC 370 BS 870')).plan_name).toBeUndefined();
     const bare = parse(line(40, 150, 'Plan: PPO'));
