@@ -1,4 +1,4 @@
-import type { LabelledField } from './field-labels';
+import { labelAt, type LabelledField } from './field-labels';
 import { isCaption, isCaptionWord, isCardWord, isOtherPrint, isSentence, PHONE, plainWord } from './printed-text';
 
 /** A value read for a field, cleaned to its format, and how sure the format makes us. */
@@ -248,6 +248,13 @@ function memberName(raw: string): FormattedValue | null {
   const leading = /^(\p{Ll}+) (?=\p{Lu})/u.exec(text);
   if (leading && !NAME_PARTICLE.test(leading[1])) {
     text = text.slice(leading[0].length);
+    repairs++;
+  }
+  // So is a title-case word before a name in capitals that reads as a name caption with a
+  // letter misread ("Envollee WILLIAM THOMPSON"): captions are title case, names capitals.
+  const titled = /^(\p{Lu}\p{Ll}{3,}) (?=\p{Lu})/u.exec(text);
+  if (titled && !/\p{Ll}/u.test(text.slice(titled[0].length)) && labelAt([titled[1]], 0, false)?.field === 'member_name') {
+    text = text.slice(titled[0].length);
     repairs++;
   }
   let parts: string[];

@@ -98,6 +98,15 @@ describe('letter prefixes misread as digits', () => {
   });
 });
 
+describe('a name caption misread before the name', () => {
+  it('drops a title-case word that reads as a name caption with a letter misread, and holds the name as repaired', () => {
+    expect(FIELD_FORMATS.member_name('Envollee WILLIAM THOMPSON')).toMatchObject({ value: 'WILLIAM THOMPSON', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('Menber MARIA LOPEZ')).toMatchObject({ value: 'MARIA LOPEZ', repairs: 1 });
+    // A first name in title case is a name, not a caption.
+    expect(FIELD_FORMATS.member_name('Maria LOPEZ GARCIA')).toMatchObject({ value: 'Maria LOPEZ GARCIA', repairs: 0 });
+  });
+});
+
 describe('Medicare ids, phone numbers and template placeholders', () => {
   it('reads the new Medicare card id (MBI) by its position rules, repairing digits only where digits go', () => {
     expect(FIELD_FORMATS.member_id('1EG4-TE5-MK73')).toMatchObject({ value: '1EG4TE5MK73', fit: 1, repairs: 0 });
