@@ -551,4 +551,11 @@ describe('codes with no shape are sure only when read cleanly (NCPDP: RxPCN up t
     expect(parse(line(620, 550, 'RxGRP: RX2076', 24, 84)).rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
     expect(parse(line(620, 550, 'RxGRP: RX2076', 24, 95)).rx_group!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
+
+  it('holds a plan name with a number under "check this" however surely it was read: a digit misread is another plan', () => {
+    const numbered = parse(line(40, 150, 'Plan: Gold 1560 EPO', 24, 96)).plan_name;
+    expect(numbered?.value).toBe('Gold 1560 EPO');
+    expect(numbered!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(40, 150, 'Plan: Choice Plus PPO', 24, 96)).plan_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
 });
