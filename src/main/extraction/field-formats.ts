@@ -288,11 +288,8 @@ function memberName(raw: string): FormattedValue | null {
   return { value: parts.join(' '), fit, repairs };
 }
 
-/**
- * Words of a card's other lines that a plan name never holds, company designators among them:
- * "Benefit Plan Administrators" is a company, not the plan "Administrators".
- */
-const NOT_PLAN = /\b(effective|date|issued|copays?|deductible|coinsurance|administered|underwritten|call|visit|www|com|yes|administrators?|corporation|incorporated|inc|llc|corp|company|ltd)\b|\$/i;
+/** Words of a card's other lines that a plan name never holds. */
+const NOT_PLAN = /\b(effective|date|issued|copays?|deductible|coinsurance|administered|underwritten|call|visit|www|com|yes)\b|\$/i;
 
 /** Plan types and network words: alone they name a kind of plan or network, not the plan. */
 const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL|GOLD|SILVER|BRONZE|PLATINUM|BASIC|STANDARD|PREMIUM|PREMIER|CHOICE|PLUS|SELECT|CORE|VALUE|HIGH|LOW|INCORPORATED|INC)$/i;

@@ -254,12 +254,6 @@ describe('field parser', () => {
     expect(fields.group_number).toBeUndefined();
   });
 
-  it('reads "Benefit Plan" as a plan caption, and a company after it is no plan', () => {
-    const plan = parse(line(40, 150, 'Benefit Plan Select HMO')).plan_name;
-    expect(plan?.value).toBe('Select HMO');
-    expect(plan!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
-    expect(parse(line(40, 150, 'Benefit Plan Administrators')).plan_name).toBeUndefined();
-  });
 
   it('never takes a line of plan codes for the plan, and a bare network word is only a lead', () => {
     expect(parse(line(40, 150, 'Plan: BC 370 BS 870')).plan_name).toBeUndefined();

@@ -46,6 +46,16 @@ describe('payer matched against the known clearinghouse entities', () => {
       );
     expect(card('United Medical Resources')?.entity.name).toBe('United Medical Resources (UMR Onalaska)');
     expect(card('ACEC Health Plans')?.entity.name).toBe('ACEC Health Plans (Salt Lake City)');
+    // Not an own name that leaves its state out: the brand's plan of another state is a guess,
+    // and the alternate name that names the state ("AmeriHealth Caritas Louisiana") says which.
+    const regional = matchPayerLines(
+      [
+        { text: 'AmeriHealth Caritas', confidence: 0.95, header: true },
+        { text: 'Louisiana', confidence: 0.95, header: true },
+      ],
+      directory,
+    );
+    expect(regional?.entity.name).toBe('AmeriHealth Caritas Louisiana (LaCare)');
     // Without a payer's own name in the header the alternate name is still only a lead.
     const alone = card('Member Card');
     expect(alone === null || alone.score < REVIEW_BELOW).toBe(true);
