@@ -1,4 +1,4 @@
-import type { LabelledField } from './field-labels';
+import { labelAt, type LabelledField } from './field-labels';
 import { isCaption, isCaptionWord, isCardWord, isOtherPrint, isSentence, PHONE, plainWord } from './printed-text';
 
 /** A value read for a field, cleaned to its format, and how sure the format makes us. */
@@ -87,11 +87,14 @@ const PLACEHOLDER = /^[X*#_\s-]{3,}$|MM\/?DD|YYYY/i;
 /**
  * The Medicare Beneficiary Identifier: 11 characters, C A AN N A AN N A A N N (C a digit
  * 1-9, A a letter other than S L O I B Z, N a digit, AN either). Where the position says
- * digit, a look-alike letter is the digit; where it says letter, a 0 or 1 cannot be (those
+ * digit, a look-alike letter is the digit (G too: "1PUSVRGEH82" is 1PU5VR6EH82); where it
+ * says letter or digit, a letter CMS never uses (S L O I B Z, left out because they print
+ * like 5 1 0 1 8 2) can only be that digit; where it says letter, a 0 or 1 cannot be (those
  * letters are never used), so the id is not an MBI.
  */
 const MBI_SHAPE = 'CAXNAXNAANN';
 const MBI_LETTERS = /^[AC-HJKMNP-RT-Y]$/;
+const MBI_TO_DIGIT: Record<string, string> = { ...TO_DIGIT, G: '6' };
 export function asMbi(raw: string): { value: string; repairs: number } | null {
   const chars = [...raw.toUpperCase()];
   if (chars.length !== 11) return null;
@@ -99,14 +102,13 @@ export function asMbi(raw: string): { value: string; repairs: number } | null {
   for (let i = 0; i < 11; i++) {
     const kind = MBI_SHAPE[i];
     const c = chars[i];
-    if (kind === 'C' || kind === 'N') {
-      if (/\d/.test(c)) continue;
-      const d = TO_DIGIT[c];
-      if (!d) return null;
-      chars[i] = d;
-      repairs++;
-    } else if (kind === 'A' && !MBI_LETTERS.test(c)) return null;
-    else if (kind === 'X' && !/\d/.test(c) && !MBI_LETTERS.test(c)) return null;
+    if (/\d/.test(c) ? kind !== 'A' : MBI_LETTERS.test(c) && kind !== 'C' && kind !== 'N') continue;
+    // A digit where only a letter may stand: not an MBI.
+    if (kind === 'A') return null;
+    const d = kind === 'X' ? TO_DIGIT[c] : MBI_TO_DIGIT[c];
+    if (!d) return null;
+    chars[i] = d;
+    repairs++;
   }
   if (chars[0] === '0') return null;
   return { value: chars.join(''), repairs };
@@ -116,14 +118,18 @@ export function asMbi(raw: string): { value: string; repairs: number } | null {
 const HICN = /^\d{9}[A-Z]\d?$/;
 
 /**
- * A Blue plan's id: a three-character prefix (BlueCard's "alpha prefix"), the number, and
- * on many cards a two-digit suffix printed apart that names the person on the contract
- * ("XYZ 123456789 01"). The member id is the prefix and the number; the suffix is not sent.
+ * A Blue plan's id: a three-character prefix (BlueCard's "alpha prefix"), the number (digits,
+ * or a letter or two and digits: "ZGP W12345678"), and on many cards a two-digit suffix
+ * printed apart that names the person on the contract ("XYZ 123456789 01"). The member id is
+ * the prefix and the number; the suffix is not sent.
  */
-const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})\s*-?\s*(\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
+const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})\s*-?\s*([A-Z]{0,2}\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
+
+/** A date as cards print them (03/01/2021, 2021-03-01): a coverage or birth date, never an id or a group. */
+const DATE = /^\s*(\d{1,2}[-/.]\d{1,2}[-/.](\d{2}|\d{4})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2})\s*$/;
 
 function memberId(raw: string): FormattedValue | null {
-  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim())) return null;
+  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim()) || DATE.test(raw)) return null;
   const blue = BLUE_WITH_SUFFIX.exec(raw);
   const compacted = blue ? `${blue[1]}${blue[2]}` : compact(raw);
   const mbi = asMbi(compacted);
@@ -140,7 +146,7 @@ function memberId(raw: string): FormattedValue | null {
 }
 
 function groupNumber(raw: string): FormattedValue | null {
-  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim())) return null;
+  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim()) || DATE.test(raw)) return null;
   const cleaned = compact(raw, /[A-Za-z0-9|-]/).replace(/^-+|-+$/g, '');
   const { value, repairs } = repairPrefixedId(cleaned);
   if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
@@ -242,6 +248,13 @@ function memberName(raw: string): FormattedValue | null {
   const leading = /^(\p{Ll}+) (?=\p{Lu})/u.exec(text);
   if (leading && !NAME_PARTICLE.test(leading[1])) {
     text = text.slice(leading[0].length);
+    repairs++;
+  }
+  // So is a title-case word before a name in capitals that reads as a name caption with a
+  // letter misread ("Envollee WILLIAM THOMPSON"): captions are title case, names capitals.
+  const titled = /^(\p{Lu}\p{Ll}{3,}) (?=\p{Lu})/u.exec(text);
+  if (titled && !/\p{Ll}/u.test(text.slice(titled[0].length)) && labelAt([titled[1]], 0, false)?.field === 'member_name') {
+    text = text.slice(titled[0].length);
     repairs++;
   }
   let parts: string[];

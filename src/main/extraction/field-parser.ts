@@ -193,6 +193,15 @@ export function readCleanly(field: LabelledField, value: string, words: readonly
   return words.length > 0 && words.every((w) => w.confidence >= CLEAN_WORD) && !RUN_OF_ONE.test(value);
 }
 
+/**
+ * Whether a plan's name holds a number ("Gold 1500 EPO", "Silver 70 HMO"): a deductible or
+ * an actuarial value, with no shape or check digit, so one digit misread (0 and 6 print alike:
+ * "Gold 1560 EPO" read at OCR 93) is another plan's name read as surely. Such a name is a lead.
+ */
+function planNumberUnchecked(field: LabelledField, value: string): boolean {
+  return field === 'plan_name' && /\d/.test(value);
+}
+
 /** Something put the value in doubt after it was read: held under "check this" for good. */
 function doubt(c: Candidate): void {
   c.confidence = Math.min(c.confidence, UNSURE_AT_MOST);
@@ -206,7 +215,7 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
   // the clear ones together, so one doubtful word keeps the name under "check this".
   const ocr = field === 'member_name' && words.length > 1 ? (meanConfidence(words) + Math.min(...words.map((w) => meanConfidence([w])))) / 2 : meanConfidence(words);
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
-  const evidenced = isEvidenced(source, quality, formatted) && readCleanly(field, formatted.value, words);
+  const evidenced = isEvidenced(source, quality, formatted) && readCleanly(field, formatted.value, words) && !planNumberUnchecked(field, formatted.value);
   if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);
   return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, evidenced };
 }
@@ -245,7 +254,10 @@ function candidateFromValueWords(field: LabelledField, rest: string | undefined,
   if (field === 'member_id' || field === 'group_number') {
     // An id is one word or digit groups ("123 456 789", "1EG4 TE5 MK73"); a longer word
     // after it is the next thing printed ("GROUP", a clinic's name), not more of the id.
-    const stop = words.findIndex((w, i) => i > 0 && !/^[A-Za-z0-9-]{1,4}$/.test(w.text) && !/^[\dOIlS-]+$/.test(w.text));
+    // A Blue plan's three-character prefix printed apart from a number that starts with a
+    // letter ("ZGP W12345678") is one id too: BlueCard's prefix, then the plan's own number.
+    const bluePrefixApart = (i: number) => i === 1 && /^[A-Z][A-Z0-9]{2}$/.test(words[0].text) && /^[A-Z]{1,2}\d{6,}$/.test(words[1].text);
+    const stop = words.findIndex((w, i) => i > 0 && !/^[A-Za-z0-9-]{1,4}$/.test(w.text) && !/^[\dOIlS-]+$/.test(w.text) && !bluePrefixApart(i));
     if (stop > 0) last = stop;
   }
   for (let n = last; n >= (rest ? 0 : 1); n--) {

@@ -179,6 +179,8 @@ interface Scored {
   header: boolean;
   /** The name's region or its parenthesised qualifier is not on the card ("Premera Blue Cross" for "…of Alaska"). */
   regionLeftOut: boolean;
+  /** A state of the name's own (outside its parentheses) is not on the card: which of a brand's regional plans is a guess. */
+  stateLeftOut: boolean;
   /** The card's words the name was found in, for the desk to see what the match rests on. */
   printed?: string;
   /** The name's words read on the card (all of them for a name read run together). */
@@ -264,7 +266,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
       got += weight * (whole ? 1 : (found.get(w) ?? 0));
     }
     const seen = doc.words.filter((w) => found.has(w) || whole);
-    if (total > 0) out.push({ entry: doc.entry, name: doc.name, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, seen), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)), seen });
+    if (total > 0) out.push({ entry: doc.entry, name: doc.name, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, seen), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)), stateLeftOut: !whole && doc.words.some((w) => REGION_WORDS.has(w) && !doc.qualifier.has(w) && !found.has(w)), seen });
   }
   return out;
 }
@@ -351,6 +353,14 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
   const ranked = [...best.values()].filter((s) => s.coverage >= 0.75 && (s.sharedBy <= few || (s.coverage >= 0.999 && s.words.some((w) => w.length >= 5)))).sort(compare);
   let top = ranked[0];
   if (!top) return null;
+  // A payer's own name printed in the header, where payers print their mark, through a word
+  // of its own, outweighs another payer's alternate name (the directory keeps products and
+  // employer groups there: "Choice Plus (TRW)") read whole from the plan's line, whichever
+  // covers more of its name (the directory's qualifier "(Salt Lake City)" is rarely printed).
+  // Not when its state is left out: "AmeriHealth Caritas" names several states' plans, and an
+  // alternate name that says which ("…Louisiana (LaCare)") is the better reading.
+  const own = top.primary ? undefined : ranked.find((s) => s.primary && s.header && !s.stateLeftOut && !restsOnCommonWords(m, s));
+  if (own) top = own;
   // Names that differ only in the word saying what kind of payer it is ("WPS Health Plan",
   // "WPS Health Insurance"), which the matcher sets aside as filler: that word, printed for
   // one of them only, tells them apart; otherwise they are rivals.

@@ -98,6 +98,15 @@ describe('letter prefixes misread as digits', () => {
   });
 });
 
+describe('a name caption misread before the name', () => {
+  it('drops a title-case word that reads as a name caption with a letter misread, and holds the name as repaired', () => {
+    expect(FIELD_FORMATS.member_name('Envollee WILLIAM THOMPSON')).toMatchObject({ value: 'WILLIAM THOMPSON', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('Menber MARIA LOPEZ')).toMatchObject({ value: 'MARIA LOPEZ', repairs: 1 });
+    // A first name in title case is a name, not a caption.
+    expect(FIELD_FORMATS.member_name('Maria LOPEZ GARCIA')).toMatchObject({ value: 'Maria LOPEZ GARCIA', repairs: 0 });
+  });
+});
+
 describe('Medicare ids, phone numbers and template placeholders', () => {
   it('reads the new Medicare card id (MBI) by its position rules, repairing digits only where digits go', () => {
     expect(FIELD_FORMATS.member_id('1EG4-TE5-MK73')).toMatchObject({ value: '1EG4TE5MK73', fit: 1, repairs: 0 });
@@ -106,6 +115,22 @@ describe('Medicare ids, phone numbers and template placeholders', () => {
     expect(asMbi('1EG4TE5MK73')).toEqual({ value: '1EG4TE5MK73', repairs: 0 });
     expect(asMbi('0EG4TE5MK73')).toBeNull();
     expect(asMbi('1SG4TE5MK73')).toBeNull();
+  });
+
+  it('reads an MBI whose digits printed like letters, by what CMS allows in each position', () => {
+    // CMS's sample 1EG4-TE5-MK73 with the 4 (a digit position) and the 5 (letter or digit,
+    // but never S) misread: S, L, O, I, B, Z are never MBI letters, so there they are digits.
+    expect(asMbi('1EG4TESMK73')).toEqual({ value: '1EG4TE5MK73', repairs: 1 });
+    expect(asMbi('1EGATE5MK73')).toBeNull();
+    expect(asMbi('1EG4TO5MK73')).toEqual({ value: '1EG4T05MK73', repairs: 1 });
+    // G prints like 6; in a digit position it is the 6 ("1PUSVRGEH82" for 1PU5VR6EH82).
+    expect(asMbi('1PUSVRGEH82')).toEqual({ value: '1PU5VR6EH82', repairs: 2 });
+    // An allowed letter in a letter-or-digit position stays a letter; a digit where only a letter goes is no MBI.
+    expect(asMbi('1EGDTE5MK73')).toEqual({ value: '1EG0TE5MK73', repairs: 1 });
+    expect(asMbi('16G4TE5MK73')).toBeNull();
+    // A repaired MBI is read, but not as sure as one read as printed.
+    const repaired = FIELD_FORMATS.member_id('1PUSVRGEH82');
+    expect(repaired).toMatchObject({ value: '1PU5VR6EH82', repairs: 2 });
   });
 
   it('reads the legacy Medicare claim number (nine digits and a letter) as a whole id', () => {

@@ -241,6 +241,20 @@ describe('field parser', () => {
     expect(parse(line(40, 150, 'Member ID: R4B987654321-02')).member_id?.value).toBe('R4B987654321');
   });
 
+  it("reads a Blue plan's prefix printed apart from a number that starts with a letter, the suffix left out", () => {
+    expect(parse(line(40, 150, 'Subscriber ID: ZGP W12345678')).member_id?.value).toBe('ZGPW12345678');
+    expect(parse(line(40, 150, 'Subscriber ID: ZGP W12345678 00')).member_id?.value).toBe('ZGPW12345678');
+    // Only a three-character prefix joins the word after it: a group code after an id is not more id.
+    expect(parse(line(40, 150, 'ID 123456789 GRP12345')).member_id?.value).toBe('123456789');
+  });
+
+  it('never takes a date for an id or a group', () => {
+    const fields = parse(line(40, 150, 'Member ID'), line(40, 190, '02/01/2024'), line(600, 150, 'Group'), line(600, 190, '2021-03-01'));
+    expect(fields.member_id?.value ?? '').not.toBe('02012024');
+    expect(fields.group_number).toBeUndefined();
+  });
+
+
   it('never takes a line of plan codes for the plan, and a bare network word is only a lead', () => {
     expect(parse(line(40, 150, 'Plan: BC 370 BS 870')).plan_name).toBeUndefined();
     const bare = parse(line(40, 150, 'Plan: PPO'));
@@ -530,5 +544,12 @@ describe('codes with no shape are sure only when read cleanly (NCPDP: RxPCN up t
   it('holds an RxGRP read with a glyph in doubt under "check this"', () => {
     expect(parse(line(620, 550, 'RxGRP: RX2076', 24, 84)).rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
     expect(parse(line(620, 550, 'RxGRP: RX2076', 24, 95)).rx_group!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('holds a plan name with a number under "check this" however surely it was read: a digit misread is another plan', () => {
+    const numbered = parse(line(40, 150, 'Plan: Gold 1560 EPO', 24, 96)).plan_name;
+    expect(numbered?.value).toBe('Gold 1560 EPO');
+    expect(numbered!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(parse(line(40, 150, 'Plan: Choice Plus PPO', 24, 96)).plan_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 });

@@ -29,6 +29,38 @@ describe('payer matched against the known clearinghouse entities', () => {
     expect(lines('BCBS', 'Member Name')).toBeUndefined();
   });
 
+  it("takes a payer's own name in the header over another payer's alternate name read whole from the plan line", () => {
+    // The directory keeps products and employer groups as alternate names ("Choice Plus (TRW)"
+    // is one of Aetna's): a plan printed as "Choice Plus PPO" does not make the card Aetna's
+    // when the header prints its payer's own name, its parenthesised qualifier left out.
+    const directory = directoryEntities();
+    const card = (header: string) =>
+      matchPayerLines(
+        [
+          { text: header, confidence: 0.95, header: true },
+          { text: 'Subscriber: SMITH/MICHAEL', confidence: 0.95, header: true },
+          { text: 'Group No.: 6712906', confidence: 0.95, header: false },
+          { text: 'Benefit Plan: Choice Plus PPO', confidence: 0.95, header: false },
+        ],
+        directory,
+      );
+    expect(card('United Medical Resources')?.entity.name).toBe('United Medical Resources (UMR Onalaska)');
+    expect(card('ACEC Health Plans')?.entity.name).toBe('ACEC Health Plans (Salt Lake City)');
+    // Not an own name that leaves its state out: the brand's plan of another state is a guess,
+    // and the alternate name that names the state ("AmeriHealth Caritas Louisiana") says which.
+    const regional = matchPayerLines(
+      [
+        { text: 'AmeriHealth Caritas', confidence: 0.95, header: true },
+        { text: 'Louisiana', confidence: 0.95, header: true },
+      ],
+      directory,
+    );
+    expect(regional?.entity.name).toBe('AmeriHealth Caritas Louisiana (LaCare)');
+    // Without a payer's own name in the header the alternate name is still only a lead.
+    const alone = card('Member Card');
+    expect(alone === null || alone.score < REVIEW_BELOW).toBe(true);
+  });
+
   it('allows one misread letter in a long name', () => {
     expect(payer('UnitedHea1thcare')).toBe('UnitedHealthcare');
     expect(payer('Ambeter')).toBe('Ambetter');
