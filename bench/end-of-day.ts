@@ -26,7 +26,7 @@ const VISITS = 1_000;
  * "renders in < 1 s"). The raw limit of that: the same report's bytes fetched from a bare
  * node:http server and drawn as a plain table by a few lines of DOM code, in the same browser.
  */
-export const endOfDay: Benchmark = async ({ quick }) => {
+export const endOfDay: Benchmark = async ({ quick, profile }) => {
   const temp = makeTempDir('coverdesk-bench-eod-');
   const host = createHost({ dataDir: temp.dir, localApi: false, hotFolder: false });
   let closed = false;
@@ -66,7 +66,7 @@ export const endOfDay: Benchmark = async ({ quick }) => {
     await host.close();
     closed = true;
 
-    const screen = await onScreen(temp.dir, report!, quick ? 3 : 9);
+    const screen = await onScreen(temp.dir, report!, quick ? 3 : 9, profile === true);
     return [
       { name: 'end_of_day.report_1000_visits', value, unit: 'ms', baseline: null, ratio: null, goal: '< 1 s', met: value < 1000 },
       { name: 'end_of_day.csv_1000_visits', value: round(median(csv)), unit: 'ms', baseline: null, ratio: null },
@@ -134,7 +134,8 @@ const BARE_PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>
  * screen's, not the sync's) against the bare page, each opened cold in a fresh browser context
  * and then timed from the keystroke, rounds interleaved.
  */
-async function onScreen(tempDir: string, report: EndOfDay, rounds: number): Promise<{ ours: number[]; raw: number[] }> {
+/** `profile`: each opening's script, layout and style time from Chromium's counters, on stderr. */
+async function onScreen(tempDir: string, report: EndOfDay, rounds: number, profile: boolean): Promise<{ ours: number[]; raw: number[] }> {
   let webHost: WebHost | undefined;
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
   let browser: Browser | undefined;
@@ -166,7 +167,7 @@ async function onScreen(tempDir: string, report: EndOfDay, rounds: number): Prom
         const v = await page.evaluate(OPEN_AND_TIME, { rows: report.visits.length, bare: bareRun });
         const m1 = (await cdp.send('Performance.getMetrics')).metrics;
         const d = (n: string) => Math.round(((m1.find((m) => m.name === n)?.value ?? 0) - (m0.find((m) => m.name === n)?.value ?? 0)) * 1000);
-        process.stderr.write(`${bareRun} total ${Math.round(v)} script ${d('ScriptDuration')} layout ${d('LayoutDuration')} style ${d('RecalcStyleDuration')} task ${d('TaskDuration')} nodes ${(m1.find((m) => m.name === 'Nodes')?.value)}\n`);
+        if (profile) process.stderr.write(`  end_of_day ${bareRun ? 'bare' : 'ours'}: total ${Math.round(v)} script ${d('ScriptDuration')} layout ${d('LayoutDuration')} style ${d('RecalcStyleDuration')} task ${d('TaskDuration')} nodes ${(m1.find((m) => m.name === 'Nodes')?.value)}\n`);
         return v;
       } finally {
         await context.close();
