@@ -1,5 +1,6 @@
 import type { Db } from '../db/open-database';
 import { preparedOnce } from '../records/statements';
+import { WAITING_STATES_SQL } from '../outbox/waiting-states';
 import type { DeskPatientRow, DeskTodayChanges } from '../../shared/bridge/desk-contract';
 import { deskPatientRows, shapeDeskRows, type ActivePatientRow } from './patient-rows';
 
@@ -59,13 +60,17 @@ export function firstTodayRows(db: Db, input: { since: string; first: number }):
  * The patients these records belong to (a patient, a card, a check or a discovery: other ids
  * match nothing), and, with `outbox_since`, those with an outbox entry that moved since then:
  * every write to the outbox sets `updated_at`, and a row's sync marker is read from there.
+ * Synced and waiting entries are asked apart so that each uses an index (synced ones by
+ * `updated_at`, waiting ones by state): one `updated_at >=` over the whole outbox read every
+ * entry at each change a batch made.
  */
 function changedPatients(db: Db, input: { record_ids: readonly string[]; outbox_since?: string }): string[] {
   const statement = preparedOnce(db, 'desk:today-changed-patients', () =>
     db.$client.prepare<[{ ids: string; outbox_since: string | null }], { patient_id: string }>(
       `WITH changed(id) AS (
          SELECT value FROM json_each(@ids)
-         UNION SELECT record_id FROM outbox WHERE @outbox_since IS NOT NULL AND updated_at >= @outbox_since
+         UNION SELECT record_id FROM outbox INDEXED BY outbox_synced_at WHERE @outbox_since IS NOT NULL AND state = 'synced' AND updated_at >= @outbox_since
+         UNION SELECT record_id FROM outbox WHERE @outbox_since IS NOT NULL AND state IN (${WAITING_STATES_SQL}) AND updated_at >= @outbox_since
        )
        SELECT id AS patient_id FROM patients WHERE id IN changed
        UNION SELECT patient_id FROM insurance_cards WHERE id IN changed

@@ -159,6 +159,10 @@ describe('desk read models', () => {
     const moved = await call<{ data: Rows['data']; patient_ids: string[] }>('desk.todayChanges', { since, record_ids: [], outbox_since: cursor });
     expect(moved.patient_ids).toContain(ada.patient.id);
     expect(moved.data.find((row) => row.patient_id === ada.patient.id)?.sync_state).toBe('synced');
+    // An entry that moved but still waits (refused, say) names its patient too.
+    fx.host.database.sqlite.prepare(`UPDATE outbox SET state = 'failed', updated_at = ? WHERE record_id = ?`).run(new Date(Date.parse(cursor) + 2).toISOString(), alan.card.id);
+    const failed = await call<{ data: Rows['data']; patient_ids: string[] }>('desk.todayChanges', { since, record_ids: [], outbox_since: new Date(Date.parse(cursor) + 2).toISOString() });
+    expect(failed.patient_ids).toEqual([alan.patient.id]);
 
     // Someone not on Today since `since`: named, but no row (the desk drops them from its list).
     const later = new Date(Date.now() + 60_000).toISOString();
