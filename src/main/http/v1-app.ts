@@ -1,9 +1,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import { bearerAuth } from 'hono/bearer-auth';
 import { bodyLimit } from 'hono/body-limit';
 import { HTTPException } from 'hono/http-exception';
-import { requestId } from 'hono/request-id';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { IdGenerator } from '../support/ids';
 import {
   CHANGES_PATH,
@@ -66,38 +64,38 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const keyMatches = keyMatcher();
 
-  app.use(
-    '*',
-    // A caller's own Request-Id is never taken (limitLength 0 refuses any): ids are ours
-    // (`req_`), and they are what reaches the logs.
-    requestId({ headerName: 'Request-Id', limitLength: 0, generator: () => options.ids.next('req') }),
-    async (c, next) => {
-      // Every answer may carry PHI: nothing in between keeps a copy.
-      c.header('Cache-Control', 'no-store');
-      await next();
-    },
-  );
+  // A caller's own Request-Id is never taken: ids are ours (`req_`), and they are what
+  // reaches the logs. Every answer carries it and `Cache-Control: no-store` (every answer may
+  // carry PHI: nothing in between keeps a copy); `answer` writes both with the rest of its
+  // headers, and any other answer (errors, replays, extra routes) gets them here.
+  app.use('*', async (c, next) => {
+    const id = options.ids.next('req');
+    c.set('requestId', id);
+    await next();
+    if (!answered.has(c.res)) {
+      // Our own answers, never a fetched one, so their headers can be changed in place.
+      const headers = c.res.headers;
+      headers.set('Request-Id', id);
+      headers.set('Cache-Control', 'no-store');
+    }
+  });
   app.onError((error, c) => errorResponse(c, asServiceError(error, c, options.log)));
   app.notFound((c) => errorResponse(c, new ServiceError('route_not_found', `There is no route ${c.req.method} ${c.req.path}.`)));
   for (const middleware of options.before ?? []) app.use('*', middleware);
-  app.use(
-    '*',
-    bearerAuth({
-      verifyToken: (given, c) => {
-        if (keyMatches(options.apiKey(), given)) return true;
-        const caller = options.callerOf?.(given) ?? null;
-        if (caller !== null) (c as Context<AppEnv>).set('caller', caller);
-        return caller !== null;
-      },
-      // Hono answers a header that is not `Bearer <token>` (e.g. Basic) with 400; to the
-      // caller it is a bad key like any other.
-      invalidAuthenticationHeader: { message: () => new Response(null, { status: 401 }) },
-    }),
-    (c, next) => {
-      const caller = c.get('caller');
-      return caller ? actingAs(caller, next) : next();
-    },
-  );
+  // One step for the key and who it names. A header that is not `Bearer <token>` (e.g. Basic)
+  // is a bad key like any other: 401.
+  app.use('*', (c, next) => {
+    const given = bearerToken(c.req.header('authorization'));
+    if (given !== null) {
+      if (keyMatches(options.apiKey(), given)) return next();
+      const caller = options.callerOf?.(given) ?? null;
+      if (caller !== null) {
+        c.set('caller', caller);
+        return actingAs(caller, next);
+      }
+    }
+    throw new ServiceError('unauthorized', UNAUTHORIZED, undefined, { status: 401 });
+  });
 
   /**
    * Runs a create at most once per Idempotency-Key, replaying its first success. `run` gets
@@ -107,7 +105,7 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
    */
   async function idempotent(c: Context<AppEnv>, requestHash: () => string, run: (commit?: (resource: unknown) => void) => Promise<unknown>): Promise<Response> {
     const key = c.req.header('idempotency-key');
-    if (key === undefined) return c.json(await run(), 201);
+    if (key === undefined) return answer(c, 201, JSON.stringify(await run()));
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
       throw validationFailed([
         { path: 'Idempotency-Key', code: 'invalid_format', message: 'The Idempotency-Key header must be 1 to 255 visible ASCII characters.' },
@@ -148,15 +146,14 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
       // sent again once fixed (e.g. a reference that now exists).
       await idempotency.release(scope, key);
     }
-    c.header('Content-Type', 'application/json');
-    return c.body(body, 201);
+    return answer(c, 201, body);
   }
 
   // The type is checked before the body is read; the limit refuses a declared length
   // before reading and cuts a chunked body off at the limit.
-  const photoType = contentType((type) => (PHOTO_CONTENT_TYPES as readonly string[]).includes(type), `Photos must be sent as ${PHOTO_CONTENT_TYPES.join(' or ')}.`);
-  const jsonType = contentType((type) => type === 'application/json', 'Send the body as JSON with "Content-Type: application/json".');
-  app.post('/v1/photos', photoType, limit(MAX_PHOTO_BYTES), async (c) => {
+  const photoBody = bodyGuard((type) => (PHOTO_CONTENT_TYPES as readonly string[]).includes(type), `Photos must be sent as ${PHOTO_CONTENT_TYPES.join(' or ')}.`, MAX_PHOTO_BYTES);
+  const jsonBody = bodyGuard((type) => type === 'application/json', 'Send the body as JSON with "Content-Type: application/json".', MAX_JSON_BYTES);
+  app.post('/v1/photos', photoBody, async (c) => {
     const type = mediaType(c);
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     return idempotent(c, () => sha256(Buffer.concat([Buffer.from(`${type}\n`), bytes])), () => service.uploadPhoto({ content_type: type, bytes }));
@@ -178,14 +175,14 @@ export function createV1App(options: V1AppOptions): Hono<AppEnv> {
   // The practice's feed: a desk's own service has none, and says so as an unknown route.
   app.get(CHANGES_PATH, async (c) => {
     if (!service.changes) throw new ServiceError('route_not_found', `There is no route GET ${CHANGES_PATH}: this service has no changes feed.`);
-    return c.json(await service.changes(c.req.query()), 200);
+    return answer(c, 200, JSON.stringify(await service.changes(c.req.query())));
   });
 
   for (const collection of COLLECTION_NAMES) {
-    app.get(`/v1/${collection}`, async (c) => c.json(await service.list(collection, c.req.query()), 200));
-    app.get(`/v1/${collection}/:id`, async (c) => c.json(await service.get(collection, c.req.param('id')), 200));
+    app.get(`/v1/${collection}`, async (c) => answer(c, 200, JSON.stringify(await service.list(collection, c.req.query()))));
+    app.get(`/v1/${collection}/:id`, async (c) => answer(c, 200, JSON.stringify(await service.get(collection, c.req.param('id')))));
     if (COLLECTIONS[collection].create === null) continue;
-    app.post(`/v1/${collection}`, jsonType, limit(MAX_JSON_BYTES), async (c) => {
+    app.post(`/v1/${collection}`, jsonBody, async (c) => {
       const input = parseJson(await c.req.arrayBuffer());
       const context: CallContext = { source: options.source, idempotency_key: c.req.header('idempotency-key') };
       return idempotent(c, () => sha256(canonicalJson(input)), (commit) =>
@@ -218,6 +215,30 @@ function allowedMethods(path: string): string | null {
 
 const UNAUTHORIZED = 'Send a valid key as "Authorization: Bearer <key>".';
 
+/** Answers made by `answer`: they already carry the headers every answer needs. */
+const answered = new WeakSet<Response>();
+
+/**
+ * A JSON answer with every header it needs in one plain object (`Request-Id`,
+ * `Cache-Control`, the type): the node adapter writes such an answer's headers as they are,
+ * where `c.header`/`c.json` build a `Headers` to be copied out again for every request.
+ */
+function answer(c: Context<AppEnv>, status: number, json: string): Response {
+  const response = new Response(json, { status, headers: { 'Content-Type': 'application/json', 'Request-Id': c.get('requestId'), 'Cache-Control': 'no-store' } });
+  answered.add(response);
+  return response;
+}
+
+/** RFC 6750's token characters, as Hono's bearerAuth accepts them. */
+const BEARER_TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
+
+/** The token of `Authorization: Bearer <token>` (the scheme in any case), or null for anything else. */
+function bearerToken(header: string | undefined): string | null {
+  if (header === undefined || header[6] !== ' ' || header.slice(0, 6).toLowerCase() !== 'bearer') return null;
+  const token = header.slice(7).trimStart();
+  return BEARER_TOKEN.test(token) ? token : null;
+}
+
 /**
  * Compares digests, so neither the key's bytes nor its length show in the timing. The
  * expected key's digest is kept until the key changes (a regenerated token): hashing our
@@ -227,17 +248,19 @@ function keyMatcher(): (expected: string | null, given: string) => boolean {
   let known: { key: string; digest: Buffer } | null = null;
   return (expected, given) => {
     if (expected === null) return false;
-    if (known?.key !== expected) known = { key: expected, digest: createHash('sha256').update(expected).digest() };
-    return timingSafeEqual(known.digest, createHash('sha256').update(given).digest());
+    if (known?.key !== expected) known = { key: expected, digest: hash('sha256', expected, 'buffer') };
+    return timingSafeEqual(known.digest, hash('sha256', given, 'buffer'));
   };
 }
 
 const mediaType = (c: Context) => (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
 
-function contentType(accepts: (type: string) => boolean, message: string): MiddlewareHandler {
-  return async (c, next) => {
+/** The body's type, checked before it is read, then its size (`limit`): one step, not two. */
+function bodyGuard(accepts: (type: string) => boolean, message: string, maxSize: number): MiddlewareHandler {
+  const sized = limit(maxSize);
+  return (c, next) => {
     if (!accepts(mediaType(c))) throw new ServiceError('unsupported_media_type', message);
-    await next();
+    return sized(c, next);
   };
 }
 
@@ -310,5 +333,5 @@ function canonicalJson(value: unknown): string {
 }
 
 function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return hash('sha256', data);
 }
