@@ -1,7 +1,7 @@
 import { createWorker } from 'tesseract.js';
 import { generateCards } from '../scripts/generate-cards';
 import { createExtractionEngine } from '@src/main/extraction/extraction-engine';
-import { fastLangPath, offlineTesseractOptions } from '@src/main/extraction/ocr-worker';
+import { offlineTesseractOptions } from '@src/main/extraction/ocr-worker';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 import { median, percentile, type BenchResult, type Benchmark } from './harness';
 
@@ -10,9 +10,7 @@ import { median, percentile, type BenchResult, type Benchmark } from './harness'
  * card in the photo, image preparation, quality gate, OCR passes, field re-reads, parsing,
  * payer matching against the directory) against the raw limit, a bare
  * tesseract.js recognize of the same image with the same offline language data and no
- * preparation or parsing. The bare recognize is timed with both models the engine reads
- * with: `4.0.0_best_int` (the limit as it always was) and tessdata_fast (the first reading's
- * model), each card in turn. And the time to start the OCR workers, against a bare
+ * preparation or parsing, with the model the engine reads with (`4.0.0_best_int`). And the time to start the OCR workers, against a bare
  * `createWorker` with the same options.
  */
 export const extraction: Benchmark = async ({ quick }) => {
@@ -42,20 +40,15 @@ export const extraction: Benchmark = async ({ quick }) => {
   // COVERDESK_BENCH_SPLIT=on|off: the engine's splitSides (each side read as two halves on
   // the two workers) forced either way, to time both on the same machine; unset, the default.
   const split = process.env.COVERDESK_BENCH_SPLIT;
-  // COVERDESK_BENCH_FIRST=fast|best: the first reading's model forced either way (to time both alike).
-  const first = process.env.COVERDESK_BENCH_FIRST;
   const engine = createExtractionEngine({
     ...(split === 'on' || split === 'off' ? { splitSides: split === 'on' } : {}),
-    ...(first === 'fast' || first === 'best' ? { firstLangPath: first === 'fast' ? fastLangPath() : null } : {}),
   });
   const bare = await createWorker('eng', 1, offlineTesseractOptions());
-  const bareFast = await createWorker('eng', 1, offlineTesseractOptions(fastLangPath()));
   try {
     await engine.warmUp();
     const ours: number[] = [];
     const oursCpu: number[] = [];
     const raw: number[] = [];
-    const rawFast: number[] = [];
     for (const [i, card] of cards.entries()) {
       const measured = i >= warmup;
       // Interleaved, card by card, so machine noise hits both alike.
@@ -71,17 +64,11 @@ export const extraction: Benchmark = async ({ quick }) => {
       started = process.hrtime.bigint();
       await bare.recognize(card.bytes);
       if (measured) raw.push(Number(process.hrtime.bigint() - started) / 1e6);
-      started = process.hrtime.bigint();
-      await bareFast.recognize(card.bytes);
-      if (measured) rawFast.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     const p50 = median(ours);
     const results: BenchResult[] = [
       { name: 'extraction.card.p50', value: p50, unit: 'ms', baseline: median(raw), ratio: median(raw) / p50, goal: '< 500 ms', met: p50 < 500 },
       { name: 'extraction.card.p90', value: percentile(ours, 90), unit: 'ms', baseline: percentile(raw, 90), ratio: percentile(raw, 90) / percentile(ours, 90), goal: '< 1000 ms', met: percentile(ours, 90) < 1000 },
-      // The same figures against a bare recognize with the fast model: the limit of a card read with it alone.
-      { name: 'extraction.card.p50_vs_bare_fast', value: p50, unit: 'ms', baseline: median(rawFast), ratio: median(rawFast) / p50 },
-      { name: 'extraction.card.p90_vs_bare_fast', value: percentile(ours, 90), unit: 'ms', baseline: percentile(rawFast, 90), ratio: percentile(rawFast, 90) / percentile(ours, 90) },
       // Process CPU (main thread, OCR worker thread and sharp's threads): what the card costs a 2-core desk.
       { name: 'extraction.card.cpu_p50', value: median(oursCpu), unit: 'ms', baseline: null, ratio: null },
       { name: 'extraction.worker_start', value: median(ourStarts), unit: 'ms', baseline: median(rawStarts), ratio: median(rawStarts) / median(ourStarts) },
@@ -90,6 +77,5 @@ export const extraction: Benchmark = async ({ quick }) => {
   } finally {
     await engine.close();
     await bare.terminate();
-    await bareFast.terminate();
   }
 };

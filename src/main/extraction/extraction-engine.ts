@@ -35,16 +35,6 @@ export interface ExtractionResult {
 export interface ExtractionEngineOptions {
   /** The folder holding `eng.traineddata.gz`; defaults to the bundled `@tesseract.js-data/eng`. */
   langPath?: string;
-  /**
-   * The model of a card's first reading (the global-threshold pass over the card found), read by
-   * a worker of its own, e.g. tesseract's fast model kept in the repository (`fastLangPath()`),
-   * a third cheaper than best_int on a whole side. Every later reading (the other passes, the
-   * whole photo again, small print, re-reads and cross-checks) uses `langPath`'s. Off by default
-   * (absent or null: the first reading is `langPath`'s too): measured, it lost fields on the real
-   * cards and was still short of p50 < 500 ms (docs/decisions.md, "A cheaper first reading: the
-   * fast model").
-   */
-  firstLangPath?: string | null;
   /** A single recognition that takes longer fails the card and restarts the worker. */
   timeoutMs?: number;
   /** Ids and timings only: card text is PHI. */
@@ -92,8 +82,6 @@ interface Recognizer {
 
 /** OCR workers: one a core on the 2-core desks this runs on (measured: docs/decisions.md). */
 const OCR_WORKERS = 2;
-/** The lane of the first reading's worker, when it has a model of its own (`firstLangPath`). */
-const FIRST_LANE = OCR_WORKERS;
 
 /** The OCR of a card was stopped: a licence's barcode was found, and a licence has no card to read. */
 class OcrStopped extends Error {}
@@ -107,11 +95,8 @@ interface Pass {
   /** Tesseract variables for this pass only. */
   params: Record<string, string>;
   invert?: boolean;
-  /**
-   * Whether the fields so far (and the text read so far) call for this pass; `byFirstModel`:
-   * the first reading was the fast model's (`firstLangPath`).
-   */
-  needed(fields: ExtractedFields, text: string, byFirstModel: boolean): boolean;
+  /** Whether the fields so far (and the text read so far) call for this pass. */
+  needed(fields: ExtractedFields, text: string): boolean;
 }
 
 /** The Rx labels as a first reading may have them ("RxPCN", "PCI" for a small "PCN"; "PCP" is another thing). */
@@ -136,14 +121,10 @@ const PASSES: Pass[] = [
     // A BIN without its PCN (or the other way round) is an Rx block half read, when the
     // other label is printed: many cards print a BIN and no PCN at all (measured: those
     // were a tenth of the generated cards, each paying a whole second pass for nothing).
-    // After the fast model, an Rx group read with neither BIN nor PCN, whose captions are
-    // printed, is a block whose captions it misread ("BIN¢", "PcnN": it reads small captions
-    // less well than best_int; measured with the fast model only).
-    needed: (fields, text, byFirstModel) =>
+    needed: (fields, text) =>
       KEY_FIELDS.some((f) => !fields[f]) ||
       (!!fields.rx_bin && !fields.rx_pcn && PCN_LABEL.test(text)) ||
       (!fields.rx_bin && !!fields.rx_pcn && BIN_LABEL.test(text)) ||
-      (byFirstModel && !fields.rx_bin && !fields.rx_pcn && !!fields.rx_group && (BIN_LABEL.test(text) || PCN_LABEL.test(text))) ||
       EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
   },
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
@@ -245,30 +226,8 @@ const REREAD_MARGIN = 0.2;
 /** Codes a misread character leaves well formed (every digit string is a BIN): read twice when only fairly sure. */
 const CROSS_CHECKED: LabelledField[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
 const CROSS_CHECK_BELOW = 0.92;
-/**
- * Values the first reading's own model (`firstLangPath`: the fast model) gave at or above
- * "check this" that are read again by the second model whatever their confidence: names and
- * plans have no shape to catch a misread letter, and the fast model read "DANTEL" for DANIEL at
- * 91 and "POS IL" for POS II (docs/decisions.md, "A cheaper first reading: the fast model").
- */
-const FIRST_MODEL_CHECKED: LabelledField[] = ['member_name', 'plan_name'];
 /** Two readings that disagree: below "check this". */
 const DISAGREED = 0.7;
-
-/**
- * Whether a value read again says what the first reading said. A name's words are compared
- * in any order (the parser puts "BROWN/DANIEL" as DANIEL BROWN; a line read alone has no
- * caption to say which order it is in), a name's and a plan's whatever their case (the desk
- * sees "Pos II" and POS II as one plan); codes character for character.
- */
-export function sameReading(field: LabelledField, again: string, first: string): boolean {
-  if (field !== 'member_name' && field !== 'plan_name') return again === first;
-  const words = (text: string) => {
-    const list = text.toUpperCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
-    return (field === 'member_name' ? list.sort() : list).join(' ');
-  };
-  return words(again) === words(first);
-}
 
 /**
  * The confidence of a value read again, closer, that replaces the first reading. It carries
@@ -326,12 +285,6 @@ export function cutThroughPrint(page: Pick<OcrPage, 'lines' | 'width' | 'height'
 export function createExtractionEngine(options: ExtractionEngineOptions = {}): ExtractionEngine {
   const makeWorker = options.createOcrWorker ?? createOcrWorker;
   const workers: OcrWorker[] = Array.from({ length: OCR_WORKERS }, () => makeWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs }));
-  const firstLangPath = options.firstLangPath ?? null;
-  if (firstLangPath !== null) workers.push(makeWorker({ langPath: firstLangPath, timeoutMs: options.timeoutMs }));
-  /** The lane a card's first reading goes to. */
-  const firstLane = firstLangPath !== null ? FIRST_LANE : 0;
-  /** Where each value read by the first reading's own model was read (a value re-read or read by a later pass has another). */
-  const byFirstModel = new WeakSet<FieldSource>();
   const log = options.log ?? (() => {});
   const decodeBarcodes = options.decodeBarcodes ?? decodeWithZxing;
   const { profile } = options;
@@ -454,10 +407,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    */
   async function crossCheck(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
     const sure = (field: LabelledField) => !!read.fields[field] && !!read.sources[field] && read.fields[field].confidence >= REVIEW_BELOW;
-    const checked = [
-      ...CROSS_CHECKED.filter((field) => sure(field) && read.fields[field]!.confidence < CROSS_CHECK_BELOW),
-      ...FIRST_MODEL_CHECKED.filter((field) => sure(field) && byFirstModel.has(read.sources[field]!)),
-    ];
+    const checked = CROSS_CHECKED.filter((field) => sure(field) && read.fields[field]!.confidence < CROSS_CHECK_BELOW);
     // Each code is checked on its own: the checks share the two workers. All are waited for
     // before a failure is passed on, so none is left running into the next card.
     const settled = await Promise.allSettled(
@@ -466,7 +416,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         const source = read.sources[field]!;
         const words = await readAlone(ocr, 'cross-check', prepared[source.page], source.box, i % OCR_WORKERS);
         const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
-        if (!again || !sameReading(field, again.value, current.value)) current.confidence = Math.min(current.confidence, DISAGREED);
+        if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
       }),
     );
     const failed = settled.find((r) => r.status === 'rejected');
@@ -486,14 +436,11 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     const read = { fields: {} as ExtractedFields, sources: {} as FieldSources };
     let firstPages: OcrPage[] = [];
     for (const pass of PASSES) {
-      if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'), tag === '' && firstLane === FIRST_LANE)) continue;
+      if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'))) continue;
       const pages: OcrPage[] = [];
-      // Only the card's first reading goes to the first reading's model; every later one is a second reading.
-      const lane = tag === '' && pass === PASSES[0] ? firstLane : 0;
-      for (const image of prepared) pages.push(await recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert, lane));
+      for (const image of prepared) pages.push(await recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert, 0));
       if (firstPages.length === 0) firstPages = pages;
       const found = timed(profile, 'parse+payer', () => readCardFields(pages, context));
-      if (lane === FIRST_LANE) for (const source of Object.values(found.sources)) if (source) byFirstModel.add(source);
       merge(read, found);
       ran.push(tag + pass.name);
     }

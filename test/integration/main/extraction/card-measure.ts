@@ -11,9 +11,7 @@
  * values at or above 0.8). `--profile` adds where the time goes: per step of the reader
  * (preparing, each OCR pass, the re-reads, parsing, the barcode look), on how many cards it
  * ran and its milliseconds per card. `--lang-path` reads with another tesseract language data folder
- * (to compare models on the same cards; `fast`: the repository's tessdata_fast), every reading;
- * `--first-lang-path fast|same|DIR` the card's first reading only (`same`, the default: `--lang-path`'s,
- * best_int by default: the engine as it was before the fast first reading). `--held-out N` still measures N cards of the older held-out styles.
+ * (to compare models on the same cards), every reading. `--held-out N` still measures N cards of the older held-out styles.
  * The accuracy test prints the same tables.
  */
 import fs from 'node:fs';
@@ -24,7 +22,6 @@ import { generateCards } from '../../../../scripts/generate-cards';
 import type { Split } from '../../../../scripts/card-families';
 import { createExtractionEngine, type ExtractionEngine } from '@src/main/extraction/extraction-engine';
 import { asExtractionFailure } from '@src/main/extraction/extraction-failure';
-import { fastLangPath } from '@src/main/extraction/ocr-worker';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 import { REVIEW_BELOW as LOW_CONFIDENCE } from '@src/shared/review-threshold';
 import type { ClearinghouseEntity, ExtractedFieldName, ExtractedFields } from '@src/shared/contract';
@@ -329,8 +326,6 @@ async function main(): Promise<void> {
       verbose: { type: 'boolean' },
       profile: { type: 'boolean' },
       'lang-path': { type: 'string' },
-      // The first reading's model alone (the engine's firstLangPath): 'fast' for the repository's tessdata_fast, 'same' (the default) for --lang-path's (best_int).
-      'first-lang-path': { type: 'string' },
       validation: { type: 'string' },
       'only-families': { type: 'string' },
       // The engine's splitSides: each side read as two halves on the two workers (on or off).
@@ -343,10 +338,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new Error('--count must be a positive whole number and --seed a whole number.');
   if (values.split !== undefined && values.split !== 'on' && values.split !== 'off') throw new Error('--split must be on or off.');
   const profiler = values.profile ? createProfiler() : undefined;
-  const first = values['first-lang-path'];
-  const langPath = values['lang-path'] === 'fast' ? fastLangPath() : values['lang-path'];
-  const firstLangPath = first === 'fast' ? fastLangPath() : first === 'same' || first === undefined ? null : first;
-  const engine = createExtractionEngine({ langPath, firstLangPath, profile: profiler?.record, ...(values.split ? { splitSides: values.split === 'on' } : {}) });
+  const engine = createExtractionEngine({ langPath: values['lang-path'], profile: profiler?.record, ...(values.split ? { splitSides: values.split === 'on' } : {}) });
   await engine.warmUp();
   try {
     // The payer directory the desk's upstream serves (the sandbox serves the same one).

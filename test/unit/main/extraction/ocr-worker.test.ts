@@ -1,11 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { fastLangPath, joinPages, unpacked, type OcrPage } from '@src/main/extraction/ocr-worker';
-import { makeTempDir } from '@test/support/temp-dir';
-
-const temp = makeTempDir('coverdesk-fast-model-');
-afterAll(() => temp.cleanup());
+import { describe, expect, it } from 'vitest';
+import { joinPages, unpacked, type OcrPage } from '@src/main/extraction/ocr-worker';
 
 describe('paths of the unpacked OCR packages in the packaged app', () => {
   it('point into app.asar.unpacked, on macOS and Windows alike, and leave other paths alone', () => {
@@ -16,21 +10,6 @@ describe('paths of the unpacked OCR packages in the packaged app', () => {
       'C:\\Program Files\\Coverdesk\\resources\\app.asar.unpacked\\node_modules\\@tesseract.js-data\\eng',
     );
     expect(unpacked('/work/main/node_modules/tesseract.js/src/x.js')).toBe('/work/main/node_modules/tesseract.js/src/x.js');
-  });
-});
-
-describe('the fast model kept in the repository', () => {
-  it('is found from the module wherever it runs: the packaged app’s bundle reads it unpacked', () => {
-    const app = path.join(temp.dir, 'Resources', 'app.asar');
-    fs.mkdirSync(path.join(app, 'out', 'main'), { recursive: true });
-    fs.mkdirSync(path.join(app, 'resources', 'tessdata-fast'), { recursive: true });
-    fs.writeFileSync(path.join(app, 'resources', 'tessdata-fast', 'eng.traineddata.gz'), '');
-    expect(fastLangPath(path.join(app, 'out', 'main'))).toBe(path.join(temp.dir, 'Resources', 'app.asar.unpacked', 'resources', 'tessdata-fast'));
-    expect(fastLangPath()).toBe(path.resolve(__dirname, '../../../../resources/tessdata-fast'));
-  });
-
-  it('says where it looked when it is not there', () => {
-    expect(() => fastLangPath(path.parse(temp.dir).root)).toThrow(/No resources\/tessdata-fast\/eng.traineddata.gz above/);
   });
 });
 
