@@ -206,7 +206,7 @@ function PatientList({ rows, rest, onOpen, listRef, resetKey, appointmentOf }: P
   const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport, rowHeight: ROW_HEIGHT, count: rows.length });
   const visible = rows.slice(start, end);
   return (
-    <>
+    <div className="today-table">
       <div className="today-header" aria-hidden="true">
         <span>Patient</span>
         <span>Date of birth</span>
@@ -262,7 +262,7 @@ function PatientList({ rows, rest, onOpen, listRef, resetKey, appointmentOf }: P
           })}
         </div>
       </div>
-    </>
+    </div>
   );
 }
 
