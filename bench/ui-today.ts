@@ -1,5 +1,6 @@
 import { chromium, type Browser } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
 import { startWebHost, type WebHost } from '@src/main/web-host/start-web-host';
@@ -188,11 +189,16 @@ async function load(browser: Browser, url: string, scroll?: { frames: number; st
  * limit: the same rows from a bare server drawn by a bare virtual list in the same browser.
  */
 export const uiToday: Benchmark = async ({ quick, profile }) => {
+  // `UI_TODAY_AGAINST=<another build's renderer dir>`: that build is loaded too, in the same
+  // rounds (its own host, on a copy of the same patients), so a change is compared with its
+  // base under the same load, which on a shared machine moves both pages' times by a third.
+  const against = process.env.UI_TODAY_AGAINST;
   const rounds = quick ? 2 : 7;
   const scroll = { frames: quick ? 180 : 600, step: ROW_HEIGHT * 1.5 };
   const temp = makeTempDir('coverdesk-bench-');
   const dataDir = path.join(temp.dir, 'host');
   let webHost: WebHost | undefined;
+  let againstHost: WebHost | undefined;
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
   let browser: Browser | undefined;
   try {
@@ -216,15 +222,22 @@ export const uiToday: Benchmark = async ({ quick, profile }) => {
     process.stderr.write(`  seeded ${RECORDS} patients through the host service in ${((Date.now() - seedStart) / 1000).toFixed(1)} s\n`);
 
     const port = await closedPort();
-    webHost = await startWebHost({
-      dataDir,
-      // The desk as before staff: the bench opens the page straight at Today.
-      askFirstManager: false,
-      rendererDir: path.join(outDir, 'renderer'),
-      localApi: false,
-      hotFolder: false,
-      upstream: { url: `http://127.0.0.1:${port}`, apiKey: 'bench-offline' },
-    });
+    const serve = (data: string, rendererDir: string) =>
+      startWebHost({
+        dataDir: data,
+        // The desk as before staff: the bench opens the page straight at Today.
+        askFirstManager: false,
+        rendererDir,
+        localApi: false,
+        hotFolder: false,
+        upstream: { url: `http://127.0.0.1:${port}`, apiKey: 'bench-offline' },
+      });
+    if (against) {
+      const againstData = path.join(temp.dir, 'against');
+      fs.cpSync(dataDir, againstData, { recursive: true });
+      againstHost = await serve(againstData, path.resolve(against));
+    }
+    webHost = await serve(dataDir, path.join(outDir, 'renderer'));
     const now = new Date();
     const since = new Date(now.getFullYear(), now.getMonth(), now.getDate()).toISOString();
     const host = webHost.host;
@@ -277,11 +290,43 @@ export const uiToday: Benchmark = async ({ quick, profile }) => {
       { name: 'ui_today.scroll_frame_p95', value: p95, unit: 'ms', baseline: rawP95, ratio: rawP95 / p95, goal: '< 20 ms', met: p95 < 20 },
       { name: 'ui_today.scroll_frame_p50', value: median(oursFrames), unit: 'ms', baseline: median(rawFrames), ratio: median(rawFrames) / median(oursFrames) },
     ];
+    if (againstHost) results.push(...(await compareAgainst(b, { ours, against: againstHost.url, raw }, rounds)));
     return results;
   } finally {
     await browser?.close();
     await bare?.close();
     await webHost?.close();
+    await againstHost?.close();
     temp.cleanup();
   }
 };
+
+/**
+ * `UI_TODAY_AGAINST`: this tree's page, the other build's and the bare page loaded in turn
+ * (the order rotating each round), each round's ratio to the bare page kept: the medians of
+ * those ratios, and of the main thread's work, for both builds.
+ */
+async function compareAgainst(browser: Browser, urls: { ours: string; against: string; raw: string }, rounds: number): Promise<BenchResult[]> {
+  const sides = ['ours', 'against', 'raw'] as const;
+  const loads: Record<(typeof sides)[number], Load[]> = { ours: [], against: [], raw: [] };
+  for (const side of sides) await load(browser, urls[side]);
+  for (let round = 0; round < rounds * 2; round++) {
+    for (let i = 0; i < sides.length; i++) {
+      const side = sides[(round + i) % sides.length];
+      loads[side].push(await load(browser, urls[side]));
+    }
+  }
+  const ratios = (side: 'ours' | 'against') => loads[side].map((l, i) => loads.raw[i].firstRenderMs / l.firstRenderMs);
+  const task = (side: (typeof sides)[number]) => median(loads[side].map((l) => l.taskMs));
+  process.stderr.write(
+    `  against ${process.env.UI_TODAY_AGAINST}: ratio per round, ours ${ratios('ours').map((r) => r.toFixed(2)).join(' ')}; against ${ratios('against').map((r) => r.toFixed(2)).join(' ')}\n`,
+  );
+  return [
+    { name: 'ui_today.ab.ours_ratio_median', value: median(ratios('ours')), unit: '', baseline: null, ratio: null },
+    { name: 'ui_today.ab.against_ratio_median', value: median(ratios('against')), unit: '', baseline: null, ratio: null },
+    { name: 'ui_today.ab.ours_first_render', value: median(loads.ours.map((l) => l.firstRenderMs)), unit: 'ms', baseline: median(loads.raw.map((l) => l.firstRenderMs)), ratio: null },
+    { name: 'ui_today.ab.against_first_render', value: median(loads.against.map((l) => l.firstRenderMs)), unit: 'ms', baseline: median(loads.raw.map((l) => l.firstRenderMs)), ratio: null },
+    { name: 'ui_today.ab.ours_main_thread', value: task('ours'), unit: 'ms', baseline: task('raw'), ratio: task('raw') / task('ours') },
+    { name: 'ui_today.ab.against_main_thread', value: task('against'), unit: 'ms', baseline: task('raw'), ratio: task('raw') / task('against') },
+  ];
+}

@@ -50,7 +50,8 @@ test("asks for Today's first rows before the page's main script has loaded", asy
   let releaseMain!: () => void;
   const mainHeld = new Promise<void>((resolve) => (releaseMain = resolve));
   const html = await (await page.request.get(`${web.origin}/`)).text();
-  const mainScript = html.match(/<script type="module" crossorigin src="\.\/(assets\/index-[^"]+\.js)"/)?.[1];
+  // The first screen's chunk (electron.vite.config.ts): the main entry and all it imports statically.
+  const mainScript = html.match(/<script type="module" crossorigin src="\.\/(assets\/first-screen-[^"]+\.js)"/)?.[1];
   expect(mainScript, "the page's main entry script").toBeTruthy();
   await page.route(`**/${mainScript}`, async (route) => {
     await mainHeld;

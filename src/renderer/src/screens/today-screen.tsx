@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import type { DeskPatientRow } from '../../../shared/bridge/desk-contract';
 import type { WorklistRow } from '../../../shared/bridge/appointment-contract';
 import { formatDob, formatWhen, localDate, patientName } from '../format';
@@ -51,7 +51,9 @@ export function TodayScreen() {
   const answering = (today.loading && !today.data) || searching;
   const onSearchKey = useSearchKeys({ query, rows, answering, open, enterList: () => listRef.current?.focus() });
 
-  useEffect(() => searchRef.current?.focus(), []);
+  // Without scrolling (the field is at the top): scrolling to it would lay the page out inside
+  // the first commit, before the frame that lays it out anyway (issue 31).
+  useEffect(() => searchRef.current?.focus({ preventScroll: true }), []);
   // "/" jumps to search, as in most desk software.
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
@@ -148,13 +150,16 @@ function PatientList({ rows, rest, onOpen, listRef, resetKey, appointmentOf }: P
   const [held, setHeld] = useState<string[]>([]);
   const setSize = rows.length + rest;
   const [scrollTop, setScrollTop] = useState(0);
-  const [viewport, setViewport] = useState(600);
+  // Before the list is laid out, the screen's height: the list is never taller, so the first
+  // paint has every row in view. Its real height comes from the observer, after that paint: read
+  // in a layout effect, it made the page lay itself out inside React's first commit, then
+  // render and lay out again with the measured height, before anything was painted (issue 31).
+  const [viewport, setViewport] = useState(() => window.screen.availHeight);
   const [active, setActive] = useState(0);
 
-  useLayoutEffect(() => {
+  useEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
-    setViewport(element.clientHeight);
     const observer = new ResizeObserver(() => setViewport(element.clientHeight));
     observer.observe(element);
     return () => observer.disconnect();
@@ -206,7 +211,7 @@ function PatientList({ rows, rest, onOpen, listRef, resetKey, appointmentOf }: P
   const { start, end } = visibleRange({ scrollTop, viewportHeight: viewport, rowHeight: ROW_HEIGHT, count: rows.length });
   const visible = rows.slice(start, end);
   return (
-    <>
+    <div className="today-table">
       <div className="today-header" aria-hidden="true">
         <span>Patient</span>
         <span>Date of birth</span>
@@ -262,7 +267,7 @@ function PatientList({ rows, rest, onOpen, listRef, resetKey, appointmentOf }: P
           })}
         </div>
       </div>
-    </>
+    </div>
   );
 }
 
