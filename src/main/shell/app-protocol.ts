@@ -47,6 +47,11 @@ const CONTENT_TYPES: Record<string, string> = {
   '.gz': 'application/gzip',
 };
 
+/** The type a built renderer file is answered with, by its extension. */
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
 const SECURITY_HEADERS = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
@@ -89,10 +94,9 @@ export function createAppProtocolHandler(deps: { rendererDir: string }): (reques
       target = path.join(root, 'index.html');
       body = await fs.readFile(target);
     }
-    const type = CONTENT_TYPES[path.extname(target).toLowerCase()] ?? 'application/octet-stream';
     return new Response(request.method === 'HEAD' ? null : new Uint8Array(body), {
       status: 200,
-      headers: { ...SECURITY_HEADERS, 'Content-Type': type },
+      headers: { ...SECURITY_HEADERS, 'Content-Type': contentTypeOf(target) },
     });
   };
 }

@@ -9,8 +9,10 @@ import { MAX_PHOTO_BYTES } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
 import { dispatchBridgeCall, toBridgeError } from '../bridge/dispatch';
 import type { BridgeHandlers } from '../bridge/handlers';
+import { contentTypeOf } from '../shell/app-protocol';
 import { CONTENT_SECURITY_POLICY } from '../shell/content-security-policy';
 import type { EventHub } from '../support/event-hub';
+import { hashedAssets } from './hashed-assets';
 import { OPEN_PAGE_CSP, OPEN_PAGE_HTML, OPEN_PAGE_PATH } from './open-page';
 
 export interface WebHostAppDeps {
@@ -89,10 +91,13 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
   // The build names every asset by its content's hash: a desk reloading the page (each start,
   // each sign-in of the browser mode) takes them from its cache without asking. The page itself
   // is asked for again each time, so a new build's page names its new assets.
-  app.use(
-    '/assets/*',
-    serveStatic({ root, onFound: (_path, c) => void c.header('Cache-Control', 'public, max-age=31536000, immutable') }),
-  );
+  const asset = hashedAssets(path.join(deps.rendererDir, 'assets'));
+  app.get('/assets/:name', async (c, next) => {
+    const name = c.req.param('name');
+    const bytes = await asset(name);
+    if (!bytes) return next();
+    return c.body(new Uint8Array(bytes), 200, { 'Content-Type': contentTypeOf(name), 'Cache-Control': 'public, max-age=31536000, immutable' });
+  });
   const askAgain = (_path: string, c: Context) => void c.header('Cache-Control', 'no-cache');
   app.use('/*', serveStatic({ root, onFound: askAgain }));
   app.get('/*', serveStatic({ root, path: 'index.html', onFound: askAgain }));

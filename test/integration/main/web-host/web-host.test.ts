@@ -118,6 +118,17 @@ describe('web host', () => {
       const asset = await fetch(`${own.origin}/assets/index-DJFUtet_.js`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(await asset.text()).toBe('export {};');
+      // Kept in memory once read: its name is its content's hash, so the bytes cannot change.
+      fs.rmSync(path.join(renderer, 'assets', 'index-DJFUtet_.js'));
+      expect(await (await fetch(`${own.origin}/assets/index-DJFUtet_.js`)).text()).toBe('export {};');
+      // Only a file name in the assets folder: never a path out of it.
+      fs.writeFileSync(path.join(temp.dir, 'outside.txt'), 'not an asset');
+      for (const escape of ['..%2F..%2Foutside.txt', '%2E%2E%2F..%2Foutside.txt', '.hidden']) {
+        expect(await (await fetch(`${own.origin}/assets/${escape}`)).text()).not.toContain('not an asset');
+      }
       for (const address of ['/', '/index.html', '/today']) {
         const page = await fetch(`${own.origin}${address}`);
         expect(page.status).toBe(200);
