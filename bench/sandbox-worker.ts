@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSandbox } from '@src/main/sandbox/start-sandbox';
+import { countInFlight, profileThisThread, threadCpuMs, type InFlightSnapshot } from './thread-load';
 
 /**
  * The sandbox upstream on its own thread: an upstream is never in the desk's process, and
@@ -13,14 +14,39 @@ export interface SandboxWorkerData {
    * machine's disk, to show the sync worker's own ceiling. Absent: the sandbox as shipped.
    */
   synchronous?: 'NORMAL';
+  /** `--profile`: count the requests in flight and answer `'load'` with a `SandboxLoad`. */
+  profile?: boolean;
+}
+
+/** The sandbox thread's CPU and its requests in flight, for `--profile`. */
+export interface SandboxLoad {
+  cpuMs: number;
+  requests: InFlightSnapshot;
 }
 
 const data = workerData as SandboxWorkerData;
+const inFlight = data.profile ? countInFlight('server') : null;
 startSandbox({ apiKey: data.apiKey, dbFile: data.dbFile, latencyMs: 0 }).then(
   (sandbox) => {
     if (data.synchronous) sandbox.database.sqlite.pragma(`synchronous = ${data.synchronous}`);
     parentPort!.postMessage({ url: sandbox.url });
-    parentPort!.once('message', () => {
+    let stopProfile: (() => Promise<object>) | null = null;
+    parentPort!.on('message', (message: 'close' | 'load' | 'profile' | 'profile-end') => {
+      if (message === 'load' && inFlight) {
+        parentPort!.postMessage({ load: { cpuMs: threadCpuMs(), requests: inFlight() } satisfies SandboxLoad });
+        return;
+      }
+      if (message === 'profile') {
+        void profileThisThread().then((stop) => {
+          stopProfile = stop;
+          parentPort!.postMessage({ profiling: true });
+        });
+        return;
+      }
+      if (message === 'profile-end') {
+        void stopProfile?.().then((profile) => parentPort!.postMessage({ profile }));
+        return;
+      }
       void sandbox.close().then(() => parentPort!.postMessage({ closed: true }));
     });
   },

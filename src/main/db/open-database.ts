@@ -194,7 +194,16 @@ export function configureConnection(sqlite: SqliteHandle): void {
   // still on disk): rows in plaintext outside the encrypted file. In memory it is also 2
   // system calls a page cheaper.
   sqlite.pragma('temp_store = MEMORY');
+  // Without a limit the WAL file keeps the size of the largest transaction or checkpoint
+  // backlog it ever held (a bootstrap's, a long drain's behind a reader): hundreds of MB
+  // left on disk. SQLite cuts it to this when it next starts the WAL from its beginning.
+  // The bootstrap's own bound (about 16 MiB, background-checkpoints.ts) is the most the desk
+  // lets it reach by design, and ordinary use (checkpoints every 1,000 pages) stays under it.
+  sqlite.pragma(`journal_size_limit = ${JOURNAL_SIZE_LIMIT_BYTES}`);
 }
+
+/** The WAL file's size kept on disk once a checkpoint has emptied it. */
+const JOURNAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 
 function refuseFutureSchema(sqlite: SqliteHandle, file: string, migrations: { hash: string }[]): void {
   const found = sqlite.pragma('user_version', { simple: true }) as number;

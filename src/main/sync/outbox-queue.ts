@@ -169,11 +169,12 @@ export function anyStopped(db: Db): boolean {
  * depends on is failed, blocked or needs review. Runs to a fixed point, so a retry or a
  * discard unblocks whole chains and a failure blocks them. Returns the entries it changed.
  */
-export function reconcileBlocked(db: Db, now: string): string[] {
+export function reconcileBlocked(db: Db, now: string, stopped?: boolean): string[] {
   return inTransaction(db, () => {
     // The usual case, nothing stopped: nothing to block or unblock, and no scan of the
-    // whole queue on every create (an index lookup instead).
-    if (!anyStopped(db)) return [];
+    // whole queue on every create (an index lookup instead). `stopped`: the caller has just
+    // asked, with nothing written since.
+    if (!(stopped ?? anyStopped(db))) return [];
     const changed: string[] = [];
     for (;;) {
       const unblock = db

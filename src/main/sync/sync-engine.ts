@@ -266,9 +266,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   function flushSettled(): void {
     if ((settled.length === 0 && reserve.length === 0) || !db.$client.open) return;
     const notices = keepingReserve(() =>
-      inTransactionWithoutFsync(
-        db,
-        takingSettled((outcomes) => {
+      takingSettled((outcomes) =>
+        inTransactionWithoutFsync(db, () => {
           releaseReserve();
           return applySettled(outcomes);
         }),
@@ -278,19 +277,18 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
   }
 
   /**
-   * `write` with the settled outcomes taken: if its transaction fails (a full disk) they are
-   * put back, to be written by a later round, not forgotten while their entries stay `sending`.
+   * `write` (a whole transaction, its COMMIT included) with the settled outcomes taken: if it
+   * fails (a full disk, a COMMIT refused) they are put back, to be written by a later round,
+   * not forgotten while their entries stay `sending`.
    */
-  function takingSettled<T>(write: (outcomes: Settled[]) => T): () => T {
-    return () => {
-      const outcomes = settled.splice(0);
-      try {
-        return write(outcomes);
-      } catch (error) {
-        settled.unshift(...outcomes);
-        throw error;
-      }
-    };
+  function takingSettled<T>(write: (outcomes: Settled[]) => T): T {
+    const outcomes = settled.splice(0);
+    try {
+      return write(outcomes);
+    } catch (error) {
+      settled.unshift(...outcomes);
+      throw error;
+    }
   }
 
   /** Writes these settled outcomes; call inside a transaction. Returns the records to announce. */
@@ -460,7 +458,11 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     // Nothing settled, reserved, owed or to claim (offline, paused), and nothing stopped to
     // reconcile: no transaction. An offline desk's local API kicks a round every 25 ms, and each
     // was a BEGIN, the reconcile's look for stopped entries and a COMMIT, writing nothing.
-    const idle = settled.length === 0 && reserve.length === 0 && !(key !== null && needsOwedSweep) && !mayClaim && (!needsReconcile || !anyStopped(db));
+    // Asked at most once a round: when the idle test asks, nothing is settled to write before
+    // the reconcile, so its answer still holds there.
+    let stopped: boolean | undefined;
+    const idle =
+      settled.length === 0 && reserve.length === 0 && !(key !== null && needsOwedSweep) && !mayClaim && (!needsReconcile || !(stopped = anyStopped(db)));
     if (idle) {
       needsReconcile = false;
       claimsFilled = false;
@@ -468,9 +470,8 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
     const notices = idle
       ? []
       : keepingReserve(() =>
-        inTransactionWithoutFsync(
-          db,
-          takingSettled((outcomes) => {
+        takingSettled((outcomes) =>
+          inTransactionWithoutFsync(db, () => {
             claimsFilled = false;
             const written = applySettled(outcomes);
             if (key !== null && needsOwedSweep) {
@@ -482,7 +483,7 @@ export function createSyncEngine(deps: SyncEngineDeps): SyncEngine {
             }
             if (needsReconcile) {
               needsReconcile = false;
-              const touched = reconcileBlocked(db, iso(now));
+              const touched = reconcileBlocked(db, iso(now), stopped);
               if (touched.length) log('sync.reconciled', { entries: touched.length });
             }
             // Claimed for a service the desk no longer talks to, or one that is not answering now.

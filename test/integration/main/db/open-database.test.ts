@@ -88,4 +88,24 @@ describe('openDatabase', () => {
     expect(sqlite.pragma('synchronous', { simple: true })).toBe(2);
     close();
   });
+
+  it('gives the disk back after a big write: the WAL is cut to its limit when it starts again', () => {
+    const file = tempFile();
+    const { sqlite, close } = openDatabase({ file });
+    const limit = sqlite.pragma('journal_size_limit', { simple: true }) as number;
+    expect(limit).toBeGreaterThan(0);
+    // One transaction larger than the limit (a bootstrap's, a long drain's behind a reader):
+    // its commit crosses the automatic checkpoint, which copies it all into the file.
+    sqlite.exec('CREATE TABLE bulk (b BLOB)');
+    const insert = sqlite.prepare('INSERT INTO bulk (b) VALUES (randomblob(?))');
+    sqlite.transaction(() => {
+      for (let written = 0; written < limit * 1.5; written += 64 * 1024) insert.run(64 * 1024);
+    })();
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(limit);
+    // The next write starts the WAL again from its beginning, and cuts the file to the limit.
+    sqlite.pragma('wal_checkpoint(PASSIVE)');
+    sqlite.exec("INSERT INTO bulk (b) VALUES ('small')");
+    expect(fs.statSync(`${file}-wal`).size).toBeLessThanOrEqual(limit);
+    close();
+  });
 });
