@@ -567,7 +567,9 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
       const raw = closingHookAsJ(word.text).text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
       if (!ID_SHAPE.test(raw)) continue;
       const formatted = FIELD_FORMATS.member_id(raw);
-      if (!formatted || formatted.fit < 1) continue;
+      // The id shape above allows one letter after the digits (M4063745J, the HICN's 123456789A),
+      // which the format's fit marks down as less usual; the shape itself is checked here.
+      if (!formatted || formatted.fit < 0.85) continue;
       const height = word.bbox.y1 - word.bbox.y0;
       if (best && best.height >= height) continue;
       const ocr = meanConfidence([word]);
