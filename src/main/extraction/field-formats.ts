@@ -1,5 +1,5 @@
-import { labelAt, type LabelledField } from './field-labels';
-import { isCaption, isCaptionWord, isCardWord, isOtherPrint, isSentence, PHONE, plainWord } from './printed-text';
+import { labelAt, misreadCaptionOf, type LabelledField } from './field-labels';
+import { isCaption, isCaptionWord, isCardWord, isOtherPrint, isSentence, PHONE, plainWord, TOLL_FREE } from './printed-text';
 
 /** A value read for a field, cleaned to its format, and how sure the format makes us. */
 export interface FormattedValue {
@@ -127,13 +127,39 @@ const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})\s*-?\s*([A-Z]{0,2}\d{6,14})\s*[
 
 /** A date as cards print them (03/01/2021, 2021-03-01): a coverage or birth date, never an id or a group. */
 const DATE = /^\s*(\d{1,2}[-/.]\d{1,2}[-/.](\d{2}|\d{4})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2})\s*$/;
+/**
+ * The same date with one of its two separators lost to the OCR ("0201/2024" of 02/01/2024,
+ * "02/012024"): month and day, then a year of this century or the last. No id prints a slash,
+ * so a value of this shape is the date it was, not eight digits of an id.
+ */
+const DATE_SEPARATOR_LOST = /^\s*(\d{2}[-/.]?\d{2}[-/.](19|20)\d{2}|\d{2}[-/.]\d{2}[-/.]?(19|20)\d{2})\s*$/;
 
-function memberId(raw: string): FormattedValue | null {
-  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim()) || DATE.test(raw)) return null;
+/** Whether a word is a printed date, whole or with a separator lost: never an id, a group or a code. */
+export function isDate(raw: string): boolean {
+  return DATE.test(raw) || DATE_SEPARATOR_LOST.test(raw);
+}
+
+/**
+ * A hook that closes a word of letters and digits ("M4063745]", "M1902826}", "M1902826)"):
+ * what the OCR makes of a final J, whose descender curls like a bracket. No id prints a
+ * bracket, and dropping it hands over an id cut short as if read whole; read as the J it
+ * most often is, counted as a repair so the id stays under "check this". A bracket that
+ * closes one opened in the same word ("(80840)") is a bracket.
+ */
+const HOOK_END = /^([A-Za-z0-9-]*\d)[\]})]$/;
+export function closingHookAsJ(raw: string): { text: string; repairs: number } {
+  const word = raw.trim();
+  const hooked = HOOK_END.exec(word);
+  return hooked ? { text: `${hooked[1]}J`, repairs: 1 } : { text: raw, repairs: 0 };
+}
+
+function memberId(printed: string): FormattedValue | null {
+  if (PHONE.test(printed) || TOLL_FREE.test(printed) || PLACEHOLDER.test(printed.trim()) || isDate(printed)) return null;
+  const { text: raw, repairs: hooks } = closingHookAsJ(printed);
   const blue = BLUE_WITH_SUFFIX.exec(raw);
   const compacted = blue ? `${blue[1]}${blue[2]}` : compact(raw);
   const mbi = asMbi(compacted);
-  if (mbi) return { value: mbi.value, fit: 1, repairs: mbi.repairs };
+  if (mbi) return { value: mbi.value, fit: 1, repairs: mbi.repairs + hooks };
   const { value, repairs } = repairPrefixedId(compacted);
   if (!/^[A-Z0-9]{5,20}$/.test(value)) return null;
   const digits = value.replace(/\D/g, '').length;
@@ -142,11 +168,11 @@ function memberId(raw: string): FormattedValue | null {
   // Few ids are this short; a short one is as likely the start of a longer one cut off.
   if (value.length < 6) fit *= 0.85;
   if (AMBIGUOUS_PREFIX_END.test(value)) fit *= AMBIGUOUS_FIT;
-  return { value, fit, repairs: repairs + lostGlyphs(raw) };
+  return { value, fit, repairs: repairs + hooks + lostGlyphs(raw) };
 }
 
 function groupNumber(raw: string): FormattedValue | null {
-  if (PHONE.test(raw) || PLACEHOLDER.test(raw.trim()) || DATE.test(raw)) return null;
+  if (PHONE.test(raw) || TOLL_FREE.test(raw) || PLACEHOLDER.test(raw.trim()) || isDate(raw)) return null;
   const cleaned = compact(raw, /[A-Za-z0-9|-]/).replace(/^-+|-+$/g, '');
   const { value, repairs } = repairPrefixedId(cleaned);
   if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
@@ -253,8 +279,11 @@ function memberName(raw: string): FormattedValue | null {
   // So is a title-case word before a name in capitals that reads as a name caption with a
   // letter misread ("Envollee WILLIAM THOMPSON"): captions are title case, names capitals.
   const titled = /^(\p{Lu}\p{Ll}{3,}) (?=\p{Lu})/u.exec(text);
-  if (titled && !/\p{Ll}/u.test(text.slice(titled[0].length)) && labelAt([titled[1]], 0, false)?.field === 'member_name') {
-    text = text.slice(titled[0].length);
+  const capitals = titled ? text.slice(titled[0].length) : '';
+  // So is one misread past a caption's one-letter tolerance ("Entoliee" of Enrollee), when
+  // long enough that it is no first name ("Maria LOPEZ GARCIA" keeps Maria).
+  if (titled && !/\p{Ll}/u.test(capitals) && (labelAt([titled[1]], 0, false)?.field === 'member_name' || misreadCaptionOf(titled[1], 'member_name'))) {
+    text = capitals;
     repairs++;
   }
   let parts: string[];
@@ -309,7 +338,8 @@ function planName(raw: string): FormattedValue | null {
   // A caption of its own after the plan's ("Plan Code: PPOB 12", "Plan ID: 04"), or words
   // saying a code or number follows ("Plan Codes MED 676 RX 455"): a code, not the plan's name.
   if (/^\s*\p{L}+\s*:/u.test(raw) || CODE_CAPTION.test(plainWord(raw.trim().split(/\s+/)[0] ?? ''))) return null;
-  const value = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
+  const read = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
+  const { value, repairs } = romanNumeralRepaired(read);
   if (PLACEHOLDER.test(value) || /^X+$/i.test(value.replace(/[^A-Za-z]/g, ''))) return null;
   const letters = value.replace(/[^\p{L}]/gu, '').length;
   if (value.length < 2 || value.length > 80 || letters < 2) return null;
@@ -325,7 +355,20 @@ function planName(raw: string): FormattedValue | null {
   const bare =
     (words.length === 1 && BARE_PLAN.test(plainWord(value))) ||
     (words.some((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, ''))) && words.every((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, '')) || BARE_BESIDE.test(plainWord(w))));
-  return { value, fit: bare ? 0.6 : 1, repairs: 0 };
+  return { value, fit: bare ? 0.6 : 1, repairs };
+}
+
+/**
+ * A plan's last word of two or three upright strokes where one is an I ("POS Il", "Option lII"):
+ * the Roman numeral of a plan's generation or tier (II, III), whose I OCR reads as l, 1 or |.
+ * No word of a plan's name is written with those strokes mixed, so it can only be the numeral;
+ * counted as a repair, the name stays under "check this".
+ */
+const ROMAN_STROKES = /(?<=\p{L}\S* )([Il1|]{2,3})$/u;
+export function romanNumeralRepaired(name: string): { value: string; repairs: number } {
+  const strokes = ROMAN_STROKES.exec(name)?.[1];
+  if (!strokes || !strokes.includes('I') || /^I+$/.test(strokes)) return { value: name, repairs: 0 };
+  return { value: name.slice(0, name.length - strokes.length) + 'I'.repeat(strokes.length), repairs: 1 };
 }
 
 export const FIELD_FORMATS: Record<LabelledField, (raw: string) => FormattedValue | null> = {

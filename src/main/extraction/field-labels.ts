@@ -84,6 +84,17 @@ export function withinOneEdit(a: string, b: string): boolean {
   return edits + (a.length - i) + (b.length - j) <= 1;
 }
 
+/**
+ * Whether a long word is one of a field's captions with up to two letters misread in place
+ * ("Entoliee" of ENROLLEE): long enough that two changed letters still leave it that caption
+ * and no name (a first name is not seven letters two away from "Enrollee" or "Beneficiary").
+ */
+export function misreadCaptionOf(word: string, field: LabelledField): boolean {
+  const form = labelForm(word);
+  if (form.length < 7) return false;
+  return LABELS[field].some((known) => known.length === form.length && [...known].filter((c, i) => c !== form[i]).length <= 2);
+}
+
 function lookup(form: string): LabelledField | undefined {
   const exact = BY_FORM.get(form);
   if (exact) return exact;

@@ -1,7 +1,7 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { asMbi, FIELD_FORMATS, type FormattedValue } from './field-formats';
-import { isCaption, isCaptionWord, isCardWord, PHONE } from './printed-text';
+import { asMbi, closingHookAsJ, FIELD_FORMATS, isDate, type FormattedValue } from './field-formats';
+import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { UNSURE_AT_MOST } from '../../shared/review-threshold';
@@ -560,14 +560,16 @@ const ISSUER_LINE = /80840|\bissuer\b/i;
 function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null {
   let best: { c: Candidate; height: number } | null = null;
   for (const segment of segments) {
-    if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE.test(segment.text)) continue;
+    if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE.test(segment.text) || TOLL_FREE.test(segment.text)) continue;
     for (const word of segment.words) {
       // A date ("07-01-1986") run together is eight digits, not an id.
-      if (DATE_LIKE.test(word.text)) continue;
-      const raw = word.text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+      if (DATE_LIKE.test(word.text) || isDate(word.text)) continue;
+      const raw = closingHookAsJ(word.text).text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
       if (!ID_SHAPE.test(raw)) continue;
       const formatted = FIELD_FORMATS.member_id(raw);
-      if (!formatted || formatted.fit < 1) continue;
+      // The id shape above allows one letter after the digits (M4063745J, the HICN's 123456789A),
+      // which the format's fit marks down as less usual; the shape itself is checked here.
+      if (!formatted || formatted.fit < 0.85) continue;
       const height = word.bbox.y1 - word.bbox.y0;
       if (best && best.height >= height) continue;
       const ocr = meanConfidence([word]);

@@ -57,8 +57,20 @@ interface NameDoc {
   qualifier: Set<string>;
 }
 
+/**
+ * A state's postal code after a region word of the name ("…of Washington DC"): part of the
+ * region, which cards leave out as they leave out the rest of it.
+ */
+function stateCodeOfRegion(words: readonly string[], w: string): boolean {
+  const at = words.indexOf(w);
+  return at > 0 && w in US_STATES && REGION_WORDS.has(words[at - 1]);
+}
+
 /** The words of a name outside and inside its parentheses. */
-export function nameParts(name: string): { words: string[]; qualifier: Set<string> } {
+export function nameParts(printed: string): { words: string[]; qualifier: Set<string> } {
+  // A possessive's "s" ("Businessmen's Assurance") is no word of the name: the card's own
+  // one-letter words are never looked at, so a name needing one could never be found.
+  const name = printed.replace(/(\p{L})['’]s\b/giu, '$1');
   const meaningful = (text: string) => wordsOf(text).filter((w) => !FILLER.has(w));
   const words = [...new Set(meaningful(name))];
   const outside = new Set(meaningful(name.replace(/\([^)]*\)?/g, ' ')));
@@ -207,7 +219,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     }
   });
   // What a card may leave out of a name: its region, and what the directory adds in parentheses.
-  const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || doc.qualifier.has(w);
+  const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || doc.qualifier.has(w) || stateCodeOfRegion(doc.words, w);
   // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
   // "Shared In and Out of Network" does not spell "Shared Health".
   const inOrder = (doc: NameDoc) => {
@@ -261,7 +273,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     for (const w of doc.words) {
       // Cards often leave out the region a payer's name ends with ("Premera Blue Cross").
       // A qualifier weighs less still: the directory's addition, rarely on the card at all.
-      const weight = (m.idf.get(w) ?? 0) * (doc.qualifier.has(w) ? 0.1 : REGION_WORDS.has(w) ? 0.25 : 1);
+      const weight = (m.idf.get(w) ?? 0) * (doc.qualifier.has(w) ? 0.1 : REGION_WORDS.has(w) || stateCodeOfRegion(doc.words, w) ? 0.25 : 1);
       total += weight;
       got += weight * (whole ? 1 : (found.get(w) ?? 0));
     }

@@ -83,6 +83,13 @@ export function isCardWord(word: string): boolean {
 /** A phone number as cards print them (1-800-555-0100, (877) 842-3210, 800.555.0100). */
 export const PHONE = /(^|\D)(1[-. ]?)?\(?\d{3}\)?[-. ]?\d{3}[-. ]\d{4}(\D|$)/;
 
+/**
+ * The start of a toll-free number (NANP's 800, 888, 877, 866, 855, 844, 833 after the 1):
+ * "1-800-MEDICARE (1-800-633-4227)" read as "1-800-633 427" is still a phone number, not an
+ * id, however the rest of it was read.
+ */
+export const TOLL_FREE = /(^|\D)1[-. ]\(?8(00|88|77|66|55|44|33)\)?[-. ]/;
+
 /** A web or mail address: www.aetna.com, bcbstx.com/members, help@plan.org. */
 export const WEB_ADDRESS = /\b(?:https?:\/\/|www\.)\S+|\b[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|org|net|gov|us|mil|info|health)\b|\S+@\S+\.\S+/i;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousJoin, asMbi, FIELD_FORMATS, lostGlyphs, repairPrefixedId } from '@src/main/extraction/field-formats';
+import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -205,5 +205,50 @@ describe('member names with a generational suffix', () => {
     expect(FIELD_FORMATS.member_name('SMITH JR, JOHN A')?.value).toBe('JOHN A SMITH JR');
     expect(FIELD_FORMATS.member_name('PUBLIC/JANE III')?.value).toBe('JANE PUBLIC III');
     expect(FIELD_FORMATS.member_name('JOHN A SMITH JR')?.value).toBe('JOHN A SMITH JR');
+  });
+});
+
+describe('misreads a field\'s own alphabet rules out (issue 25), held under "check this"', () => {
+  it('reads a hook closing an id as the final J it most often is, counted as a repair', () => {
+    expect(closingHookAsJ('M4063745]')).toEqual({ text: 'M4063745J', repairs: 1 });
+    expect(closingHookAsJ('M1902826}')).toEqual({ text: 'M1902826J', repairs: 1 });
+    // A bracket that closes one opened in the same word is a bracket: the health ID card's "(80840)".
+    expect(closingHookAsJ('(80840)')).toEqual({ text: '(80840)', repairs: 0 });
+    expect(FIELD_FORMATS.member_id('M1902826)')).toMatchObject({ value: 'M1902826J', repairs: 1 });
+    expect(FIELD_FORMATS.member_id('W933623211')).toMatchObject({ value: 'W933623211', repairs: 0 });
+  });
+
+  it('never takes a date for an id, a separator lost or not (CMS card: "Coverage starts 03-01-2016")', () => {
+    expect(isDate('03-01-2016')).toBe(true);
+    expect(isDate('0301-2016')).toBe(true);
+    expect(isDate('0201/2024')).toBe(true);
+    expect(isDate('02/012024')).toBe(true);
+    expect(FIELD_FORMATS.member_id('0201/2024')).toBeNull();
+    expect(FIELD_FORMATS.group_number('02/012024')).toBeNull();
+    // CMS's sample MBI and a plain id are no dates.
+    expect(isDate('1EG4-TE5-MK73')).toBe(false);
+    expect(FIELD_FORMATS.member_id('1EG4-TE5-MK73')?.value).toBe('1EG4TE5MK73');
+  });
+
+  it('never takes a toll-free number for an id, the rest of it misread ("1-800-MEDICARE (1-800-633-4227)")', () => {
+    expect(FIELD_FORMATS.member_id('(1-800-633 427)')).toBeNull();
+    expect(FIELD_FORMATS.member_id('1-888-63342')).toBeNull();
+    // A HICN printed with dashes starts with three digits, not a 1 and a separator.
+    expect(FIELD_FORMATS.member_id('123-45-6789A')?.value).toBe('123456789A');
+  });
+
+  it('reads a plan\'s last word of mixed upright strokes as its Roman numeral, as a repair', () => {
+    expect(romanNumeralRepaired('POS Il')).toEqual({ value: 'POS II', repairs: 1 });
+    expect(romanNumeralRepaired('Option lII')).toEqual({ value: 'Option III', repairs: 1 });
+    expect(romanNumeralRepaired('POS II')).toEqual({ value: 'POS II', repairs: 0 });
+    expect(romanNumeralRepaired('Plan 11')).toEqual({ value: 'Plan 11', repairs: 0 });
+    expect(FIELD_FORMATS.plan_name('POS Il')).toMatchObject({ value: 'POS II', repairs: 1 });
+  });
+
+  it('drops a caption misread past recognition before a name in capitals, as a repair', () => {
+    expect(FIELD_FORMATS.member_name('Entoliee CARLOS M LINDQVIST')).toMatchObject({ value: 'CARLOS M LINDQVIST', repairs: 1 });
+    // A title-case first name before one surname in capitals is not dropped.
+    expect(FIELD_FORMATS.member_name('Grace THOMPSON')?.value).toBe('Grace THOMPSON');
+    expect(FIELD_FORMATS.member_name('JOHN Q PUBLIC')).toMatchObject({ value: 'JOHN Q PUBLIC', repairs: 0 });
   });
 });

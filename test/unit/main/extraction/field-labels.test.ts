@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelAt } from '@src/main/extraction/field-labels';
+import { labelAt, misreadCaptionOf } from '@src/main/extraction/field-labels';
 
 const label = (text: string, mid = false) => {
   const m = labelAt(text.split(' '), 0, mid);
@@ -66,5 +66,14 @@ describe('label variants real cards use', () => {
   it('is not fooled by ordinary words', () => {
     expect(label('Providers: call')).toBeUndefined();
     expect(label('Questions? Call')).toBeUndefined();
+  });
+});
+
+describe('a long caption misread in two letters (issue 25)', () => {
+  it('is still the caption; a first name is not', () => {
+    expect(misreadCaptionOf('Entoliee', 'member_name')).toBe(true);
+    expect(misreadCaptionOf('Beneficiory', 'member_name')).toBe(true);
+    expect(misreadCaptionOf('Maria', 'member_name')).toBe(false);
+    expect(misreadCaptionOf('Caroline', 'member_name')).toBe(false);
   });
 });

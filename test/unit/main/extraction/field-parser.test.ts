@@ -305,6 +305,16 @@ describe('field parser', () => {
     expect(parse(line(40, 120, 'Health Plan (80840) 9140461101'), line(40, 600, 'Call 1-800-555-0199', 18), line(40, 300, '07-01-1986', 30)).member_id).toBeUndefined();
   });
 
+  it('offers an unlabelled id ending in a letter as a lead, its final J read from the hook OCR makes of it (issue 25)', () => {
+    const id = (text: string) => parse(line(40, 40, 'aetna', 50), line(40, 180, 'TERESA F RODRIGUEZ', 34), line(40, 230, text, 34)).member_id;
+    expect(id('M2587400R')).toMatchObject({ value: 'M2587400R' });
+    expect(id('M4063745]')).toMatchObject({ value: 'M4063745J' });
+    expect(id('M4063745]')!.confidence).toBeLessThan(REVIEW_BELOW);
+    // Nor a date with a separator lost, nor a toll-free number read in part.
+    expect(id('0201/2024')).toBeUndefined();
+    expect(id('(1-800-633 427)')).toBeUndefined();
+  });
+
   it('reads the pharmacy card\'s RxID as the member id', () => {
     expect(parse(line(40, 200, 'RxID: W911574626'), line(40, 260, 'RxBIN: 011552')).member_id?.value).toBe('W911574626');
   });

@@ -266,3 +266,25 @@ describe('a payer is sure only on evidence that holds on any card (issue 25)', (
     expect(own!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 });
+
+describe('what a card leaves out of a directory name (issue 25)', () => {
+  const entities = directoryEntities();
+  const lines = (...texts: string[]) => texts.map((text) => ({ text, confidence: 0.9, header: true }));
+
+  it('a possessive "s" is no word of the name: "BUSINESSMEN\'S ASSURANCE" names Businessmen\'s Assurance', async () => {
+    const { nameParts } = await import('@src/main/extraction/payer-match');
+    expect(nameParts("Businessmen's Assurance (Nebraska)").words).toEqual(['businessmen', 'assurance', 'nebraska']);
+    expect(matchPayerLines(lines("BUSINESSMEN'S ASSURANCE"), entities)?.entity.name).toBe("Businessmen's Assurance (Nebraska)");
+  });
+
+  it('a state code after the region\'s name is region too: "of Washington" may leave out the DC of "Washington DC"', () => {
+    const dc = matchPayerLines(lines('BlueCross BlueShield', 'of Washington'), entities);
+    expect(dc?.entity.name).toBe('Blue Cross Blue Shield of Washington DC');
+    // Several Blue plans name Washington: which one is a lead to check.
+    expect(dc!.score).toBeLessThan(REVIEW_BELOW);
+    // A Blue plan printed by its own brand and state is still that plan, surely.
+    const regence = matchPayerLines(lines('Regence BlueShield', 'of Washington'), entities);
+    expect(regence?.entity.name).toBe('Regence BlueShield of Washington');
+    expect(regence!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+});
