@@ -55,17 +55,24 @@ export function createGroupCommit(db: Db): GroupCommit {
   // alternately: one commits while the other is on its way, and a cohort of 1 pays a whole
   // COMMIT for itself. So while writers are busy (the group's first write came within two
   // COMMITs' time of the last commit), a group smaller than the writers lately seen together
-  // waits for the rest, for turns of the event loop (no timer), never longer than the
-  // COMMIT it may save; the cohorts merge. A wait that runs out means fewer writers may be
+  // waits for the rest, never longer than the COMMIT it may save; the cohorts merge. The
+  // wait is one timer for that COMMIT's time, cut short by the arrival that completes the
+  // group: re-checking every turn of the event loop ran `ready` ~59 times a group and spun
+  // the loop while the thread had nothing to do (docs/decisions.md, Local API). A wait that runs out means fewer writers may be
   // about: the next waits for fewer. A write after a quiet spell is alone: it goes at once.
   let expected = 1;
   let commitMs = 0;
   let committedAt = -Infinity;
   let waitingSince: number | null = null;
+  let waitTimer: ReturnType<typeof setTimeout> | null = null;
   let refusal: Error | null = null;
 
-  function ready(): void {
+  function ready(timedOut = false): void {
     scheduled = false;
+    if (waitTimer !== null) {
+      clearTimeout(waitTimer);
+      waitTimer = null;
+    }
     if (refusal) {
       const refused = queue;
       queue = [];
@@ -79,12 +86,20 @@ export function createGroupCommit(db: Db): GroupCommit {
       if (now - committedAt > 2 * commitMs) expected = 1;
     }
     const short = queue.length < expected;
-    if (short && now - waitingSince < commitMs) {
-      schedule();
+    const left = commitMs - (now - waitingSince);
+    // A wait whose timer ran out is over, whatever fraction of a millisecond is left.
+    if (short && left > 0 && !timedOut) {
+      // Timers count whole milliseconds: rounded, the wait ends as near its due as they allow.
+      waitTimer = setTimeout(waitedOut, Math.max(1, Math.round(left)));
       return;
     }
     waitingSince = null;
     flush(short);
+  }
+
+  function waitedOut(): void {
+    waitTimer = null;
+    ready(true);
   }
 
   function flush(waitedOut: boolean): void {
@@ -149,7 +164,7 @@ export function createGroupCommit(db: Db): GroupCommit {
     if (scheduled) return;
     scheduled = true;
     // setImmediate runs after the I/O callbacks of this turn: requests parsed together
-    // are grouped together (and a group waiting for more sees each turn's arrivals).
+    // are grouped together.
     setImmediate(ready);
   }
 
@@ -158,11 +173,15 @@ export function createGroupCommit(db: Db): GroupCommit {
       if (refusal) return Promise.reject(refusal);
       return new Promise<T>((resolve, reject) => {
         queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
-        schedule();
+        // While a short group waits, only the arrival that completes it wakes the committer
+        // (in the next turn, so the rest parsed in this one still join).
+        if (waitTimer === null || queue.length >= expected) schedule();
       });
     },
     refuseWrites(error: Error) {
       refusal = error;
+      // A group waiting for more is refused now, not when its wait runs out.
+      if (queue.length > 0) schedule();
     },
     assertWritable() {
       if (refusal) throw refusal;

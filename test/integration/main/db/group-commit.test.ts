@@ -100,6 +100,32 @@ describe('group commit', () => {
     await expect(group.run(insertPatient(db, 'pat_f'))).resolves.toBe(1);
   });
 
+  it('waits for the rest of a group on one timer, not turn after turn, and is woken by the arrival that completes it', async () => {
+    const db = open();
+    const group = createGroupCommit(db.db);
+    await Promise.all(['pat_1', 'pat_2', 'pat_3'].map((id) => group.run(insertPatient(db, id))));
+    const immediates = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Immediate').length;
+    const idle = immediates();
+    const first = group.run(insertPatient(db, 'pat_a')).then(() => patientIds(db));
+    await new Promise(setImmediate);
+    // The short group is waiting: no turn of the event loop is queued to look again.
+    expect(immediates()).toBe(idle);
+    const rest = ['pat_b', 'pat_c'].map((id) => group.run(insertPatient(db, id)));
+    expect(await first).toEqual(['pat_1', 'pat_2', 'pat_3', 'pat_a', 'pat_b', 'pat_c']);
+    await Promise.all(rest);
+  });
+
+  it('refuses a group waiting for the rest as soon as writes are refused, and stores none of it', async () => {
+    const db = open();
+    const group = createGroupCommit(db.db);
+    await Promise.all(['pat_1', 'pat_2', 'pat_3', 'pat_4'].map((id) => group.run(insertPatient(db, id))));
+    const waiting = group.run(insertPatient(db, 'pat_a'));
+    await new Promise(setImmediate);
+    group.refuseWrites(new Error('damaged'));
+    await expect(waiting).rejects.toThrow('damaged');
+    expect(patientIds(db)).not.toContain('pat_a');
+  });
+
   it('commits a lone write after a quiet spell in the next turn: it waits for no writers who have gone', async () => {
     const db = open();
     const group = createGroupCommit(db.db);
