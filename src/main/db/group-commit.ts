@@ -57,7 +57,7 @@ export function createGroupCommit(db: Db): GroupCommit {
   // COMMITs' time of the last commit), a group smaller than the writers lately seen together
   // waits for the rest, never longer than the COMMIT it may save; the cohorts merge. The
   // wait is one timer for that COMMIT's time, cut short by the arrival that completes the
-  // group: re-checking every turn of the event loop ran `ready` ~59 times a group and spun
+  // group: re-checking every turn of the event loop ran `ready` ~300 times a group and spun
   // the loop while the thread had nothing to do (docs/decisions.md, Local API). A wait that runs out means fewer writers may be
   // about: the next waits for fewer. A write after a quiet spell is alone: it goes at once.
   let expected = 1;
