@@ -12,6 +12,7 @@ import { seedPracticeFile } from '@test/support/sync/practice-seed';
 import { makeTempDir } from '@test/support/temp-dir';
 import { median, percentile, round, type Benchmark } from './harness';
 import { startSandboxWorker, type Upstream } from './sync-drain';
+import { threadCpuMs } from './thread-load';
 
 /**
  * Issue 17: a new desk joining a practice of 100,000 records. The desk's bootstrap (each
@@ -21,22 +22,14 @@ import { startSandboxWorker, type Upstream } from './sync-drain';
  * steady state: one pull round that brings one new record, against one bare GET of it.
  */
 /**
- * CPU time of the calling thread so far, in ms (Linux: the scheduler's own count, in ns), or
- * null where the system does not say. The bootstrap's wall time on these shared two cores
- * moves by 3× with the neighbours' load; the desk thread's CPU per record does not, and it
- * is the figure the pull's own work decides (the upstream's thread is not in it).
+ * The desk thread's CPU since `start` (`threadCpuMs`), in ms, or null where the system does
+ * not say. The bootstrap's wall time on these shared two cores moves by 3× with the
+ * neighbours' load; the desk thread's CPU per record does not, and it is the figure the pull's
+ * own work decides (the upstream's thread is not in it).
  */
-function threadCpuMs(): number | null {
-  try {
-    return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-  } catch {
-    return null;
-  }
-}
-
-const cpuSince = (start: number | null): number | null => {
-  const now = threadCpuMs();
-  return start === null || now === null ? null : now - start;
+const cpuSince = (start: number): number | null => {
+  const used = threadCpuMs() - start;
+  return Number.isNaN(used) ? null : used;
 };
 
 interface Bootstrapped {
