@@ -12,16 +12,20 @@ const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
  * first byte to last on a loaded machine). A name that is not there is asked again next
  * time (a build made while the host runs).
  */
-export function hashedAssets(assetsDir: string): (name: string) => Promise<Buffer | null> {
-  const read = new Map<string, Promise<Buffer | null>>();
+export function hashedAssets(assetsDir: string): (name: string) => Promise<Uint8Array<ArrayBuffer> | null> {
+  const read = new Map<string, Promise<Uint8Array<ArrayBuffer> | null>>();
   return (name) => {
     if (!ASSET_NAME.test(name)) return Promise.resolve(null);
     let bytes = read.get(name);
     if (!bytes) {
-      bytes = fs.readFile(path.join(assetsDir, name)).catch(() => {
-        read.delete(name);
-        return null;
-      });
+      // Kept as the plain bytes a response body takes, so no answer copies them again.
+      bytes = fs.readFile(path.join(assetsDir, name)).then(
+        (file) => new Uint8Array(file),
+        () => {
+          read.delete(name);
+          return null;
+        },
+      );
       read.set(name, bytes);
     }
     return bytes;

@@ -96,7 +96,7 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
     const name = c.req.param('name');
     const bytes = await asset(name);
     if (!bytes) return next();
-    return c.body(new Uint8Array(bytes), 200, { 'Content-Type': contentTypeOf(name), 'Cache-Control': 'public, max-age=31536000, immutable' });
+    return c.body(bytes, 200, { 'Content-Type': contentTypeOf(name), 'Cache-Control': 'public, max-age=31536000, immutable' });
   });
   const askAgain = (_path: string, c: Context) => void c.header('Cache-Control', 'no-cache');
   app.use('/*', serveStatic({ root, onFound: askAgain }));
