@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3-multiple-ciphers';
 import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { createHost } from '@src/main/host/create-host';
 import { socketPath } from '@src/main/local-api/endpoints';
@@ -14,6 +15,7 @@ import { createIdGenerator } from '@src/main/support/ids';
 import { makeTempDir } from '@test/support/temp-dir';
 import { closedPort, interleaved, median, percentile, type BenchResult, type Benchmark } from './harness';
 import { startHttpLoad, type HttpLoad, type LoadJob, type LoadResult } from './http-load';
+import { profileThisThread } from './thread-load';
 
 /** Scanner software rarely sends more than a few at once; 8 keeps the server's queue non-empty. */
 const CONCURRENCY = 8;
@@ -52,17 +54,25 @@ async function startBareServer(dir: string, answer: string, work?: (done: () => 
   };
 }
 
+/** How many groups a committer has made and how many creates they held (`--profile`). */
+interface GroupCount {
+  groups: number;
+  creates: number;
+}
+
 /**
  * Group commit as simply as it can be done: the requests whose bodies have arrived by the
  * next turn of the event loop are stored in one transaction, and each is answered after
  * that commit. No validation, no auth, no sync worker: the fair limit for a durable create.
  */
-function groupCommit(insertMany: (count: number) => void): (done: () => void) => void {
+function groupCommit(insertMany: (count: number) => void, count: GroupCount): (done: () => void) => void {
   let waiting: (() => void)[] = [];
   const flush = () => {
     const group = waiting;
     waiting = [];
     insertMany(group.length);
+    count.groups += 1;
+    count.creates += group.length;
     for (const done of group) done();
   };
   return (done) => {
@@ -144,7 +154,7 @@ async function busy<T extends object>(run: () => Promise<T>): Promise<Busy<T>> {
 type Variant = { name: string; keyed: boolean; baseline: 'bare' | 'insert' | 'group_commit'; goal: number | null };
 
 /** One variant on a fresh host (an empty outbox), so no variant inherits another's queue. */
-async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, roundMs: number): Promise<BenchResult[]> {
+async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, roundMs: number, profile: boolean): Promise<BenchResult[]> {
   const temp = makeTempDir('coverdesk-bench-');
   // Offline: the sync worker would otherwise send every create to the embedded sandbox in this
   // process. It still runs, as on a desk, and sees every create.
@@ -160,7 +170,8 @@ async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, 
     // The bare server answers with the bytes ours answers, so both move the same amount.
     const sample = await host.service.create('patients', JSON.parse(PATIENT), { source: 'api' });
     if (variant.baseline !== 'bare') inserts = bareInsert(host.database.sqlite.name, key);
-    const store = inserts && variant.baseline === 'insert' ? perRequest(inserts.insert) : inserts ? groupCommit(inserts.insertMany) : undefined;
+    const groups: GroupCount = { groups: 0, creates: 0 };
+    const store = inserts && variant.baseline === 'insert' ? perRequest(inserts.insert) : inserts ? groupCommit(inserts.insertMany, groups) : undefined;
     bare = await startBareServer(path.join(temp.dir, 'bare'), JSON.stringify(sample), store);
     let round = 0;
     const job = (socket: string): LoadJob => ({
@@ -180,6 +191,17 @@ async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, 
       () => busy(() => load.run(job(ourSocket))),
       () => busy(() => load.run(job(bareSocket))),
     );
+    if (profile && variant.baseline === 'group_commit') {
+      process.stderr.write(`  ${variant.name}: the bare committer's groups held ${(groups.creates / groups.groups).toFixed(2)} creates on average (${groups.groups} groups)\n`);
+      // One more round each with the server thread's CPU profiled: what ours does that the bare server does not.
+      for (const [side, socket] of [['ours', ourSocket], ['bare', bareSocket]] as const) {
+        const stop = await profileThisThread();
+        const served = await load.run(job(socket));
+        const file = path.join(os.tmpdir(), `local-api-${side}.cpuprofile`);
+        fs.writeFileSync(file, JSON.stringify(await stop()));
+        process.stderr.write(`  ${variant.name}: ${side === 'ours' ? 'our' : "the bare server's"} thread, ${served.latencies.length} creates, CPU profile in ${file}\n`);
+      }
+    }
     const opsPerSec = (r: LoadResult) => (r.latencies.length * 1000) / r.elapsedMs;
     // The server's thread busy per request (µs): steadier than throughput on a shared machine,
     // and what the ratio comes down to once the one thread is the bottleneck.
@@ -216,9 +238,10 @@ async function measureVariant(load: HttpLoad, variant: Variant, rounds: number, 
  * create's durable write per request (bare insert); and against one that makes it with group
  * commit, the fair limit for anything that stores a create durably (docs/decisions.md says
  * why the server that stores nothing is not a limit: its rate is an HTTP stack's alone).
- * Rounds are of equal time, alternating, after two warm-up rounds each.
+ * Rounds are of equal time, alternating, after two warm-up rounds each. `--profile`: the bare
+ * committer's group size, and a CPU profile of one more round on each server's thread.
  */
-export const localApi: Benchmark = async ({ quick }) => {
+export const localApi: Benchmark = async ({ quick, profile }) => {
   const roundMs = quick ? 400 : 2000;
   const rounds = quick ? 3 : 10;
   const load = startHttpLoad();
@@ -235,7 +258,7 @@ export const localApi: Benchmark = async ({ quick }) => {
     // `LOCAL_API_VARIANTS=vs_group_commit,vs_insert`: only the variants whose names end so (tuning one figure).
     const picked = process.env.LOCAL_API_VARIANTS?.split(',');
     const results: BenchResult[] = [];
-    for (const variant of variants.filter((v) => !picked || picked.some((p) => v.name.endsWith(p)))) results.push(...(await measureVariant(load, variant, rounds, roundMs)));
+    for (const variant of variants.filter((v) => !picked || picked.some((p) => v.name.endsWith(p)))) results.push(...(await measureVariant(load, variant, rounds, roundMs, profile === true)));
     return results;
   } finally {
     await load.close();
