@@ -354,8 +354,10 @@ export function createPullEngine(deps: PullDeps) {
     if (sent === 'unsent') return false;
     if (collection === 'insurance_cards') {
       const card = record as InsuranceCard;
-      let changed = applyCardFacts(db, local.id, card);
-      const row = findRow(db, 'insurance_cards', local.id)!;
+      // Read once for both: the facts below never change the photo keys.
+      const row = findRow(db, 'insurance_cards', local.id);
+      if (!row) return false;
+      let changed = applyCardFacts(db, local.id, card, row);
       const front = row.front_photo_object_key ? null : notePhoto(card.front_photo_download_url);
       const back = row.back_photo_object_key ? null : notePhoto(card.back_photo_download_url);
       if (front || back) {
