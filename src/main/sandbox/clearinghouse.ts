@@ -230,40 +230,22 @@ export function createClearinghouse(deps: ClearinghouseDeps): Clearinghouse {
    * list) and every tick asks all three, and building them anew each time was 3.8 % of the
    * sandbox's thread during a drain (issue 31), CPU the desk's thread shares two cores with.
    */
-  const dueDiscoveries = () =>
-    preparedOnce(db, 'clearinghouse:due-discoveries', () =>
+  const dueIn = <T extends typeof discoveries | typeof checks | typeof extractions>(name: string, table: T) =>
+    preparedOnce(db, `clearinghouse:due-${name}`, () =>
       db
         .select()
-        .from(discoveries)
-        .where(and(eq(discoveries.status, 'pending'), lte(discoveries.created_at, sql.placeholder('cutoff'))))
-        .orderBy(asc(discoveries.id))
-        .prepare(),
-    );
-  const dueChecks = () =>
-    preparedOnce(db, 'clearinghouse:due-checks', () =>
-      db
-        .select()
-        .from(checks)
-        .where(and(eq(checks.status, 'pending'), lte(checks.created_at, sql.placeholder('cutoff'))))
-        .orderBy(asc(checks.id))
-        .prepare(),
-    );
-  const dueExtractions = () =>
-    preparedOnce(db, 'clearinghouse:due-extractions', () =>
-      db
-        .select()
-        .from(extractions)
-        .where(and(eq(extractions.status, 'pending'), lte(extractions.created_at, sql.placeholder('cutoff'))))
-        .orderBy(asc(extractions.id))
+        .from(table)
+        .where(and(eq(table.status, 'pending'), lte(table.created_at, sql.placeholder('cutoff'))))
+        .orderBy(asc(table.id))
         .prepare(),
     );
 
   function resolveDue(): void {
     const cutoff = dueBefore(delayMs);
-    for (const discovery of dueDiscoveries().all({ cutoff })) resolveDiscovery(discovery);
+    for (const discovery of dueIn('discoveries', discoveries).all({ cutoff })) resolveDiscovery(discovery);
     // After discoveries: a check a discovery just spawned is not due yet, by construction.
-    for (const check of dueChecks().all({ cutoff })) resolveCheck(check);
-    for (const extraction of dueExtractions().all({ cutoff })) resolveExtraction(extraction);
+    for (const check of dueIn('checks', checks).all({ cutoff })) resolveCheck(check);
+    for (const extraction of dueIn('extractions', extractions).all({ cutoff })) resolveExtraction(extraction);
   }
 
   const tickMs = Math.min(250, Math.max(10, Math.floor(delayMs / 4)));
