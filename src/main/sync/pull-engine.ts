@@ -1,5 +1,5 @@
 import { and, count, eq, getTableName, gt, inArray, or, sql } from 'drizzle-orm';
-import { inTransactionWithoutFsync, type Db } from '../db/open-database';
+import { inTransaction, inTransactionWithoutFsync, type Db } from '../db/open-database';
 import { outbox, photos, pull_set_aside, pull_state } from '../db/schema';
 import { findRow, insertRecord } from '../records/record-store';
 import { preparedOnce } from '../records/statements';
@@ -45,7 +45,7 @@ export interface PullDeps {
   audit?: { append(action: 'receive', recordId: string): unknown; appendAll?(action: 'receive', recordIds: string[]): unknown };
   /** Told after a page commits, per record it wrote, so screens refresh. */
   onRecordChanged?(change: { collection: FeedCollection; id: string }): void;
-  /** Told after a page commits, per patient it created (duplicate candidates). */
+  /** Told after a page commits, per patient it created (duplicate candidates), all in one transaction of their own. */
   onPatientReceived?(localPatientId: string): void;
   log?: SyncLog;
 }
@@ -354,8 +354,10 @@ export function createPullEngine(deps: PullDeps) {
     if (sent === 'unsent') return false;
     if (collection === 'insurance_cards') {
       const card = record as InsuranceCard;
-      let changed = applyCardFacts(db, local.id, card);
-      const row = findRow(db, 'insurance_cards', local.id)!;
+      // Read once for both: the facts below never change the photo keys.
+      const row = findRow(db, 'insurance_cards', local.id);
+      if (!row) return false;
+      let changed = applyCardFacts(db, local.id, card, row);
       const front = row.front_photo_object_key ? null : notePhoto(card.front_photo_download_url);
       const back = row.back_photo_object_key ? null : notePhoto(card.back_photo_download_url);
       if (front || back) {
@@ -508,7 +510,11 @@ export function createPullEngine(deps: PullDeps) {
     // A bootstrap page writes a hundred records: screens hear once per collection, not per record.
     const told = written.length > 10 ? [...new Map(written.map((w) => [w.collection, w])).values()] : written;
     for (const record of told) deps.onRecordChanged?.({ collection: record.collection, id: record.id });
-    for (const record of written) if (record.created && record.collection === 'patients') deps.onPatientReceived?.(record.id);
+    // One durable transaction for the page's patients: each possible duplicate recorded by
+    // the hook was an autocommit of its own, a wait for the disk per pair.
+    const receivedPatients = written.filter((record) => record.created && record.collection === 'patients');
+    const onPatient = deps.onPatientReceived;
+    if (onPatient && receivedPatients.length > 0) inTransaction(db, () => receivedPatients.forEach((record) => onPatient(record.id)));
     return { kind: 'applied', applied, setAside: setAsideNow, waiting, hasMore: page.has_more && !waiting };
   }
 

@@ -82,9 +82,9 @@ export function applyTerminal(db: Db, collection: PolledCollection, localId: str
  * from a discovery. The desk's own entries win where it has them (a member id typed from
  * the card is not replaced), the upstream's fill the gaps.
  */
-export function applyCardFacts(db: Db, localCardId: string, remote: InsuranceCard): boolean {
-  // By the prepared lookup: the pull asks for every card the feed brings back, the desk's own among them.
-  const local = findRow(db, 'insurance_cards', localCardId);
+export function applyCardFacts(db: Db, localCardId: string, remote: InsuranceCard, local = findRow(db, 'insurance_cards', localCardId)): boolean {
+  // `local`: the card's row as the caller has just read it (by the prepared lookup: the pull
+  // asks for every card the feed brings back, the desk's own among them, and reads it itself).
   if (!local) return false;
   const update: Partial<typeof insurance_cards.$inferInsert> = {};
   if (remote.plan_status && remote.plan_status_fetched_at && remote.plan_status_fetched_at !== local.plan_status_fetched_at) {

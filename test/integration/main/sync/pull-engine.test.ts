@@ -362,4 +362,23 @@ describe('pull engine', () => {
     expect(local.front_photo_download_url).toBe(`/v1/photos/${photo.object_key}`);
     expect(desk!.snapshot().photos).toEqual(expect.not.arrayContaining([photo.object_key]));
   });
+
+  it('tells of each patient a page created once, after the page, all in one transaction (one commit for their duplicates, not one each)', async () => {
+    const { feed, db, service } = await setup();
+    await seedPractice(service, 3);
+    const told: { id: string; inTransaction: boolean; stored: boolean }[] = [];
+    const engine = createPullEngine({
+      db,
+      clock: desk!.host.clock,
+      ids: desk!.host.ids,
+      onPatientReceived: (id) => told.push({ id, inTransaction: db.$client.inTransaction, stored: db.select().from(patients).where(eq(patients.id, id)).get() !== undefined }),
+    });
+    await pullAll(engine, feed, 100);
+    const received = db.select({ id: patients.id }).from(patients).all().map((p) => p.id);
+    expect(told.map((t) => t.id).sort()).toEqual(received.sort());
+    expect(told.every((t) => t.inTransaction && t.stored)).toBe(true);
+    // Pulled again, nothing new: nobody is told twice.
+    await pullAll(engine, feed, 100);
+    expect(told).toHaveLength(3);
+  });
 });
