@@ -126,7 +126,10 @@ const HICN = /^\d{9}[A-Z]\d?$/;
 const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})\s*-?\s*([A-Z]{0,2}\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
 
 /** A date as cards print them (03/01/2021, 2021-03-01): a coverage or birth date, never an id or a group. */
-const DATE = /^\s*(\d{1,2}[-/.]\d{1,2}[-/.](\d{2}|\d{4})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2})\s*$/;
+const DATE_BODY = String.raw`\d{1,2}[-/.]\d{1,2}[-/.](?:\d{2}|\d{4})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}`;
+const DATE = new RegExp(String.raw`^\s*(?:${DATE_BODY})\s*$`);
+/** The same date inside a word ("DOB:07-01-1986", "07/01/1986)"): the word holds a date, so is no id. */
+const DATE_INSIDE = new RegExp(DATE_BODY);
 /**
  * The same date with one of its two separators lost to the OCR ("0201/2024" of 02/01/2024,
  * "02/012024"): month and day, then a year of this century or the last. No id prints a slash,
@@ -137,6 +140,14 @@ const DATE_SEPARATOR_LOST = /^\s*(\d{2}[-/.]?\d{2}[-/.](19|20)\d{2}|\d{2}[-/.]\d
 /** Whether a word is a printed date, whole or with a separator lost: never an id, a group or a code. */
 export function isDate(raw: string): boolean {
   return DATE.test(raw) || DATE_SEPARATOR_LOST.test(raw);
+}
+
+/**
+ * Whether a word holds a printed date anywhere in it, or is one with a separator lost: a word
+ * found by its shape alone (no caption) is never an id when a date is part of it.
+ */
+export function holdsDate(raw: string): boolean {
+  return DATE_INSIDE.test(raw) || DATE_SEPARATOR_LOST.test(raw);
 }
 
 /**

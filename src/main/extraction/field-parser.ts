@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { asMbi, closingHookAsJ, FIELD_FORMATS, isDate, type FormattedValue } from './field-formats';
+import { asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
 import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
@@ -563,7 +563,7 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
     if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE.test(segment.text) || TOLL_FREE.test(segment.text)) continue;
     for (const word of segment.words) {
       // A date ("07-01-1986") run together is eight digits, not an id.
-      if (DATE_LIKE.test(word.text) || isDate(word.text)) continue;
+      if (holdsDate(word.text)) continue;
       const raw = closingHookAsJ(word.text).text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
       if (!ID_SHAPE.test(raw)) continue;
       const formatted = FIELD_FORMATS.member_id(raw);
@@ -578,7 +578,6 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
   }
   return best?.c ?? null;
 }
-const DATE_LIKE = /\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}/;
 
 /** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
 function pageRows(segments: Segment[]): Segment[][] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
+import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -228,6 +228,20 @@ describe('misreads a field\'s own alphabet rules out (issue 25), held under "che
     // CMS's sample MBI and a plain id are no dates.
     expect(isDate('1EG4-TE5-MK73')).toBe(false);
     expect(FIELD_FORMATS.member_id('1EG4-TE5-MK73')?.value).toBe('1EG4TE5MK73');
+  });
+
+  it('finds a date inside a word as the id search needs it, from the one date pattern isDate uses', () => {
+    // A whole date and one with a separator lost, as isDate.
+    expect(holdsDate('07-01-1986')).toBe(true);
+    expect(holdsDate('0201/2024')).toBe(true);
+    // A date run into its caption or a bracket is still a date; isDate wants the word whole.
+    expect(holdsDate('DOB:07-01-1986')).toBe(true);
+    expect(isDate('DOB:07-01-1986')).toBe(false);
+    expect(holdsDate('(2021-03-01)')).toBe(true);
+    // Ids are no dates.
+    expect(holdsDate('1EG4-TE5-MK73')).toBe(false);
+    expect(holdsDate('W123456789')).toBe(false);
+    expect(holdsDate('911-80708-01')).toBe(false);
   });
 
   it('never takes a toll-free number for an id, the rest of it misread ("1-800-MEDICARE (1-800-633-4227)")', () => {
