@@ -1,5 +1,5 @@
 import type { ExtractedFieldName } from '../../shared/contract';
-import { isCaptionWord } from './printed-text';
+import { isCaptionWord, plainWord } from './printed-text';
 
 export type LabelledField = Exclude<ExtractedFieldName, 'payer_name'>;
 
@@ -27,9 +27,11 @@ const LABELS: Record<LabelledField, string[]> = {
     'GROUP', 'GROUP#', 'GROUPNO', 'GROUPNUMBER', 'GROUPNUM', 'GROUPID', 'GRP', 'GRP#', 'GRPNO', 'GRPNUMBER', 'GRPID', 'EMPLOYERGROUP',
     'GRUPO', 'NUMERODEGRUPO', 'GRUPONO', 'GRUPO#',
   ],
-  rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO'],
-  rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#'],
-  rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID'],
+  // NCPDP's pharmacy ID card captions (RxBIN, RxPCN, RxGrp) and the wordings cards spell them out
+  // in: "Rx Group Number", "Rx Group ID", "Processor Control Number".
+  rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO', 'RXBINNUMBER', 'BINNUMBER'],
+  rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#', 'RXPCNNO', 'PCNNO', 'PROCESSORCONTROLNUMBER', 'PROCESSORCONTROL#'],
+  rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID', 'RXGROUPID', 'RXGROUPNUMBER', 'RXGRPNUMBER', 'PHARMACYGROUP'],
   member_name: [
     'MEMBERNAME', 'MEMBER', 'SUBSCRIBERNAME', 'SUBSCRIBER', 'NAME', 'ENROLLEE', 'ENROLLEENAME', 'CARDHOLDER', 'CARDHOLDERNAME', 'INSURED', 'INSUREDNAME', 'PATIENTNAME',
     'NAMEOFBENEFICIARY', 'BENEFICIARY', 'BENEFICIARYNAME', 'MEMBERSNAME',
@@ -140,6 +142,11 @@ function mangledRxLabel(tokens: string[], i: number): 'rx_bin' | 'rx_pcn' | unde
   return undefined;
 }
 
+/** Words that close a caption saying a number follows, in either language. */
+const NUMBER_WORD = /^(NUMBER|NUM|NO|NUMERO|#)$/;
+/** Fields whose value is words, where "No" or "Number" may be the value's own. */
+const FREE_TEXT = new Set<LabelledField>(['member_name', 'plan_name']);
+
 /** Tokens OCR makes of a printed "#" after a label ("Member 4", "Group H"). */
 const HASH_LIKE = new Set(['#', '4', 'H', '*', '+', '#:']);
 
@@ -188,6 +195,9 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
   }
   // Two words make a label clear enough mid-line too: "… GROUP NUMBER 680765".
   if (midSegment && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1]) && best.end - best.start < 2) return undefined;
+  // A caption's closing "Number" or "No." beyond the wordings above ("Subscriber ID Number",
+  // "Policy Number No."): more caption, never the start of a code or an id.
+  if (!best.rest && !FREE_TEXT.has(best.field) && best.end < tokens.length - 1 && NUMBER_WORD.test(plainWord(tokens[best.end]))) best = { ...best, end: best.end + 1 };
   // "Member 4 W123..." : the 4 is the label's "#" misread, not part of the value.
   if (!best.rest && best.end < tokens.length - 1 && HASH_LIKE.has(tokens[best.end])) {
     const withHash = lookup(labelForm(tokens.slice(best.start, best.end).join('')) + '#');
