@@ -56,7 +56,8 @@ export function labelForm(token: string): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toUpperCase()
-    .replace(/[.:;,'"`’_]/g, '')
+    // Guillemets and brackets are never a caption's: OCR makes them of a glyph cut or smudged ("«PCN").
+    .replace(/[.:;,'"`’_«»‹›()[\]{}]/g, '')
     .replace(/0/g, 'O')
     .replace(/[1|!]/g, 'I')
     .replace(/5/g, 'S')
@@ -103,6 +104,10 @@ function lookup(form: string): LabelledField | undefined {
   // "Rx" misread as "Fx", "Bx", "Px" or "Kx" ("Fx BIN#"); a "#" misread as Z or H ("BINZ").
   const rx = /^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
   if (rx) return rx;
+  // Or the R lost at the photo's or the crop's edge ("xBIN", "xPCN"): the x and NCPDP's three
+  // letters still say which caption it was.
+  const rLost = /^X(BIN|PCN|GRP)#?$/.test(form) ? BY_FORM.get(`R${form}`) : undefined;
+  if (rLost) return rLost;
   if (form.length >= 4 && /[ZH]$/.test(form)) {
     const hashed = BY_FORM.get(`${form.slice(0, -1)}#`) ?? (/^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2, -1)}#`) : undefined);
     if (hashed) return hashed;

@@ -79,6 +79,14 @@ describe('label variants real cards use', () => {
     expect(label('Plan No Deductible Gold')).toMatchObject({ field: 'plan_name', words: 1 });
   });
 
+  it('reads an Rx caption whose R was cut at the edge, or smudged to a guillemet, never as read whole', () => {
+    expect(label('xBIN 011552')).toMatchObject({ field: 'rx_bin', words: 1 });
+    expect(label('xGRP 2210133')).toMatchObject({ field: 'rx_group', words: 1 });
+    expect(labelAt(['xBIN', '011552'], 0, false)?.quality).toBeLessThan(1);
+    expect(label('«PCN BCTX')).toMatchObject({ field: 'rx_pcn', words: 1 });
+    expect(label('(Group) 123456')).toMatchObject({ field: 'group_number', words: 1 });
+  });
+
   it('is not fooled by ordinary words', () => {
     expect(label('Providers: call')).toBeUndefined();
     expect(label('Questions? Call')).toBeUndefined();
