@@ -126,7 +126,10 @@ const HICN = /^\d{9}[A-Z]\d?$/;
 const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})\s*-?\s*([A-Z]{0,2}\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
 
 /** A date as cards print them (03/01/2021, 2021-03-01): a coverage or birth date, never an id or a group. */
-const DATE = /^\s*(\d{1,2}[-/.]\d{1,2}[-/.](\d{2}|\d{4})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2})\s*$/;
+const DATE_BODY = String.raw`\d{1,2}[-/.]\d{1,2}[-/.](?:\d{2}|\d{4})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}`;
+const DATE = new RegExp(String.raw`^\s*(?:${DATE_BODY})\s*$`);
+/** The same date inside a word ("DOB:07-01-1986", "07/01/1986)"): the word holds a date, so is no id. */
+const DATE_INSIDE = new RegExp(DATE_BODY);
 /**
  * The same date with one of its two separators lost to the OCR ("0201/2024" of 02/01/2024,
  * "02/012024"): month and day, then a year of this century or the last. No id prints a slash,
@@ -137,6 +140,14 @@ const DATE_SEPARATOR_LOST = /^\s*(\d{2}[-/.]?\d{2}[-/.](19|20)\d{2}|\d{2}[-/.]\d
 /** Whether a word is a printed date, whole or with a separator lost: never an id, a group or a code. */
 export function isDate(raw: string): boolean {
   return DATE.test(raw) || DATE_SEPARATOR_LOST.test(raw);
+}
+
+/**
+ * Whether a word holds a printed date anywhere in it, or is one with a separator lost: a word
+ * found by its shape alone (no caption) is never an id when a date is part of it.
+ */
+export function holdsDate(raw: string): boolean {
+  return DATE_INSIDE.test(raw) || DATE_SEPARATOR_LOST.test(raw);
 }
 
 /**
@@ -177,7 +188,9 @@ function groupNumber(raw: string): FormattedValue | null {
   const { value, repairs } = repairPrefixedId(cleaned);
   if (!/^[A-Z0-9-]{3,20}$/.test(value)) return null;
   const fit = (/^[A-Z]{0,4}\d{3,}(-\d+)*$/.test(value) ? 1 : /\d/.test(value) ? 0.8 : 0.6) * (AMBIGUOUS_PREFIX_END.test(value) ? AMBIGUOUS_FIT : 1);
-  return { value, fit, repairs: repairs + lostGlyphs(raw) };
+  // As with ids: a group of four characters or fewer is as likely the start of a longer one
+  // whose end was lost ("F258" of F258917) as a short group, and nothing in it says which.
+  return { value, fit: value.replace(/-/g, '').length <= 4 ? fit * 0.85 : fit, repairs: repairs + lostGlyphs(raw) };
 }
 
 /** RxBIN: always six digits, so every look-alike is a digit. */
@@ -252,8 +265,11 @@ function rxCode(raw: string): FormattedValue | null {
   return { value: chars.join(''), fit: short, repairs };
 }
 
-/** Words a name never contains: a "Member Services" line is not a member called Services. */
-const NOT_NAME = /^(SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
+/**
+ * Words a name never contains: a "Member Services" line is not a member called Services, and a
+ * caption read with a letter wrong ("MEMBFR NAME", "Nombre Miembr0") still holds its NAME.
+ */
+const NOT_NAME = /^(NAMES?|NOMBRES?|APELLIDOS?|SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
 
 /** Generational suffixes: JR, SR, II, III, IV (the name suffix of X12's NM1 and NCPDP's cardholder name). */
 const NAME_SUFFIX = /^(JR|SR|II|III|IV)\.?$/i;
@@ -261,13 +277,36 @@ const NAME_SUFFIX = /^(JR|SR|II|III|IV)\.?$/i;
 /** Particles of names ("MARIA DE LA CRUZ"), which are also Spanish caption words. */
 const NAME_PARTICLE = /^(de|del|la|el|los|las|van|von|der|da|di|du|dos|das)$/i;
 
+/** Titles printed before a name, or a degree after it: MR, MRS, DR, MD … */
+const NAME_TITLE = /^(MR|MRS|MS|MISS|DR|ST|STE|MT)$/i;
+/**
+ * Degrees and titles of a clinician (X12's NM1 prefix "DR", the suffixes MD, DDS, NP …): a card
+ * prints them for the primary care physician, never for the member.
+ */
+const CLINICIAN = /^(DR|MD|DDS|DMD|NP|FNP|APRN|PHD|DPM|DNP|MBBS)$/;
+
+/**
+ * "GARCIA. JENNIFER", "GARCIA; JENNIFER": the comma of "LAST, FIRST" misread. A name puts a stop
+ * only after an initial, a title or a suffix (J. SMITH, DR. SMITH, SMITH JR.), never after a
+ * whole word it continues from; the line is given back with its comma. Names print in capitals
+ * or title case: a lower-case first word is what is left of something else.
+ */
+function commaMisread(raw: string): string {
+  if (raw.includes(',')) return raw;
+  const m = /^\s*(\p{Lu}[\p{L}'-]{2,})\s*[.;]\s+(?=\p{L})/u.exec(raw);
+  if (!m || NAME_SUFFIX.test(m[1]) || NAME_TITLE.test(m[1]) || CLINICIAN.test(m[1].toUpperCase())) return raw;
+  return `${m[1]}, ${raw.slice(m[0].length)}`;
+}
+
 /**
  * A member name as the desk would type it: "FIRST [M] LAST". Cards also print
  * "LAST, FIRST M" and "LAST/FIRST"; digits inside a name are letters misread.
  */
 function memberName(raw: string): FormattedValue | null {
-  let text = raw.replace(/[^\p{L}\p{N}\s,/.'-]/gu, ' ').replace(/\s+/g, ' ').trim();
   let repairs = lostGlyphs(raw);
+  const withComma = commaMisread(raw);
+  if (withComma !== raw) repairs++;
+  let text = withComma.replace(/[^\p{L}\p{N}\s,/.'-]/gu, ' ').replace(/\s+/g, ' ').trim();
   text = text.replace(/[0158]/g, (d) => (repairs++, TO_LETTER[d]));
   // Names are printed in capitals or title case: a lower-case word before them is what the
   // reading kept of a caption ("ame" of "Name"), not part of the name.
@@ -300,7 +339,7 @@ function memberName(raw: string): FormattedValue | null {
   parts = parts.map((p) => p.replace(/^[.'-]+|[,-]+$/g, '')).filter((p) => p !== '');
   if (parts.length < 2 || parts.length > 5) return null;
   if (!parts.every((p) => /^\p{L}[\p{L}.'-]*$/u.test(p))) return null;
-  if (parts.some((p) => NOT_NAME.test(p.toUpperCase()))) return null;
+  if (parts.some((p) => NOT_NAME.test(p.toUpperCase()) || CLINICIAN.test(p.replace(/\./g, '').toUpperCase()))) return null;
   // Captions in either language ("Nombre / Name"), sentences ("Prior approval required"),
   // and lines holding a card's everyday words are never a person's name.
   if (isCaption(parts.join(' ')) || isSentence(raw.replace(/[,/]/g, ' ')) || isOtherPrint(raw)) return null;

@@ -1,5 +1,5 @@
 import type { ExtractedFieldName } from '../../shared/contract';
-import { isCaptionWord } from './printed-text';
+import { isCaptionWord, plainWord } from './printed-text';
 
 export type LabelledField = Exclude<ExtractedFieldName, 'payer_name'>;
 
@@ -27,9 +27,11 @@ const LABELS: Record<LabelledField, string[]> = {
     'GROUP', 'GROUP#', 'GROUPNO', 'GROUPNUMBER', 'GROUPNUM', 'GROUPID', 'GRP', 'GRP#', 'GRPNO', 'GRPNUMBER', 'GRPID', 'EMPLOYERGROUP',
     'GRUPO', 'NUMERODEGRUPO', 'GRUPONO', 'GRUPO#',
   ],
-  rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO'],
-  rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#'],
-  rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID'],
+  // NCPDP's pharmacy ID card captions (RxBIN, RxPCN, RxGrp) and the wordings cards spell them out
+  // in: "Rx Group Number", "Rx Group ID", "Processor Control Number".
+  rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO', 'RXBINNUMBER', 'BINNUMBER'],
+  rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#', 'RXPCNNO', 'PCNNO', 'PROCESSORCONTROLNUMBER', 'PROCESSORCONTROL#'],
+  rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID', 'RXGROUPID', 'RXGROUPNUMBER', 'RXGRPNUMBER', 'PHARMACYGROUP'],
   member_name: [
     'MEMBERNAME', 'MEMBER', 'SUBSCRIBERNAME', 'SUBSCRIBER', 'NAME', 'ENROLLEE', 'ENROLLEENAME', 'CARDHOLDER', 'CARDHOLDERNAME', 'INSURED', 'INSUREDNAME', 'PATIENTNAME',
     'NAMEOFBENEFICIARY', 'BENEFICIARY', 'BENEFICIARYNAME', 'MEMBERSNAME',
@@ -54,7 +56,8 @@ export function labelForm(token: string): string {
     .normalize('NFD')
     .replace(/\p{M}/gu, '')
     .toUpperCase()
-    .replace(/[.:;,'"`’_]/g, '')
+    // Guillemets and brackets are never a caption's: OCR makes them of a glyph cut or smudged ("«PCN").
+    .replace(/[.:;,'"`’_«»‹›()[\]{}]/g, '')
     .replace(/0/g, 'O')
     .replace(/[1|!]/g, 'I')
     .replace(/5/g, 'S')
@@ -101,6 +104,10 @@ function lookup(form: string): LabelledField | undefined {
   // "Rx" misread as "Fx", "Bx", "Px" or "Kx" ("Fx BIN#"); a "#" misread as Z or H ("BINZ").
   const rx = /^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
   if (rx) return rx;
+  // Or the R lost at the photo's or the crop's edge ("xBIN", "xPCN"): the x and NCPDP's three
+  // letters still say which caption it was.
+  const rLost = /^X(BIN|PCN|GRP)#?$/.test(form) ? BY_FORM.get(`R${form}`) : undefined;
+  if (rLost) return rLost;
   if (form.length >= 4 && /[ZH]$/.test(form)) {
     const hashed = BY_FORM.get(`${form.slice(0, -1)}#`) ?? (/^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2, -1)}#`) : undefined);
     if (hashed) return hashed;
@@ -139,6 +146,11 @@ function mangledRxLabel(tokens: string[], i: number): 'rx_bin' | 'rx_pcn' | unde
   if (withinOneEdit(form, 'PCN') && /^[A-Z0-9]{2,10}$/.test(next) && /[A-Z]/.test(next) === /^[A-Z]/.test(next)) return 'rx_pcn';
   return undefined;
 }
+
+/** Words that close a caption saying a number follows, in either language. */
+const NUMBER_WORD = /^(NUMBER|NUM|NO|NUMERO|#)$/;
+/** Fields whose value is words, where "No" or "Number" may be the value's own. */
+const FREE_TEXT = new Set<LabelledField>(['member_name', 'plan_name']);
 
 /** Tokens OCR makes of a printed "#" after a label ("Member 4", "Group H"). */
 const HASH_LIKE = new Set(['#', '4', 'H', '*', '+', '#:']);
@@ -188,6 +200,9 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
   }
   // Two words make a label clear enough mid-line too: "… GROUP NUMBER 680765".
   if (midSegment && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1]) && best.end - best.start < 2) return undefined;
+  // A caption's closing "Number" or "No." beyond the wordings above ("Subscriber ID Number",
+  // "Policy Number No."): more caption, never the start of a code or an id.
+  if (!best.rest && !FREE_TEXT.has(best.field) && best.end < tokens.length - 1 && NUMBER_WORD.test(plainWord(tokens[best.end]))) best = { ...best, end: best.end + 1 };
   // "Member 4 W123..." : the 4 is the label's "#" misread, not part of the value.
   if (!best.rest && best.end < tokens.length - 1 && HASH_LIKE.has(tokens[best.end])) {
     const withHash = lookup(labelForm(tokens.slice(best.start, best.end).join('')) + '#');

@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { asMbi, closingHookAsJ, FIELD_FORMATS, isDate, type FormattedValue } from './field-formats';
+import { asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
 import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
 import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
@@ -276,7 +276,7 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
     // slash between them ("Grupo Group", "Nombre Name"): the value is beside or under them.
     const captionOnly = !hit.rest && hit.valueWords.length > 0 && isCaption(hit.valueWords.map((w) => w.text).join(' '));
     if ((hit.valueWords.length > 0 || hit.rest) && !captionOnly) {
-      const c = candidateFromWords(hit.field, hit.rest, hit.valueWords, 'inline', hit.quality, hit.segment, hit);
+      const c = candidateFromWords(hit.field, hit.rest, hit.valueWords, 'inline', hit.quality, hit.segment, hit) ?? (hit.rest ? null : nameOnTwoLines(hit.valueWords, segments, 'inline', hit, hit.segment));
       if (c) out.push(c);
       continue;
     }
@@ -286,11 +286,44 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
       // label itself ("Member:  SUBSCRIBER SMITH").
       const colon = hit.labelWords[hit.labelWords.length - 1]?.text.endsWith(':');
       if (!found || (startsWithLabel(found) && !colon)) continue;
-      const c = candidateFromWords(hit.field, undefined, found.words, source, hit.quality, found, hit);
+      const c = candidateFromWords(hit.field, undefined, found.words, source, hit.quality, found, hit) ?? nameOnTwoLines(found.words, segments, source, hit, found);
       if (c) out.push(c);
     }
   }
   return out;
+}
+
+/** A word a name may hold: letters (a comma after "LAST,"), no caption's or card's word. */
+const NAME_WORD = /^\p{L}[\p{L}.'-]*,?$/u;
+
+/**
+ * A name too long for its box goes on on the next line ("MARIA ELENA" over "RODRIGUEZ", "SMITH,"
+ * over "JOHN"): when the words after a name caption are name words but no whole name, the line
+ * right under them, starting where they start and printed the same size, may finish it. The
+ * join is the reader's guess: "check this".
+ */
+function nameOnTwoLines(words: OcrWord[], segments: readonly Segment[], source: Source, hit: LabelHit, segment: Segment): Candidate | null {
+  if (hit.field !== 'member_name' || words.length === 0 || words.length > 3) return null;
+  if (!words.every((w) => NAME_WORD.test(w.text) && !isCaptionWord(w.text) && !isCardWord(w.text))) return null;
+  const first = boxOf(words);
+  const h = first.y1 - first.y0;
+  const next = segments
+    .filter(
+      (s) =>
+        s.page === segment.page &&
+        s !== segment &&
+        Math.abs(s.bbox.x0 - first.x0) < h &&
+        s.bbox.y0 >= first.y0 + 0.5 * h &&
+        s.bbox.y0 - first.y1 < 1.2 * h &&
+        Math.abs(s.height - h) < 0.35 * h &&
+        s.words.length <= 3 &&
+        !startsWithLabel(s),
+    )
+    .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
+  if (!next) return null;
+  const c = candidateFromWords('member_name', undefined, [...words, ...next.words], source, hit.quality, segment, hit);
+  if (c) doubt(c);
+  return c;
 }
 
 /**
@@ -563,7 +596,7 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
     if (used.has(segment) || startsWithLabel(segment) || ISSUER_LINE.test(segment.text) || PHONE.test(segment.text) || TOLL_FREE.test(segment.text)) continue;
     for (const word of segment.words) {
       // A date ("07-01-1986") run together is eight digits, not an id.
-      if (DATE_LIKE.test(word.text) || isDate(word.text)) continue;
+      if (holdsDate(word.text)) continue;
       const raw = closingHookAsJ(word.text).text.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
       if (!ID_SHAPE.test(raw)) continue;
       const formatted = FIELD_FORMATS.member_id(raw);
@@ -578,7 +611,6 @@ function unlabelledId(segments: Segment[], used: Set<Segment>): Candidate | null
   }
   return best?.c ?? null;
 }
-const DATE_LIKE = /\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}/;
 
 /** Segments in printed rows, page by page, top to bottom: the lines a payer's name is looked for on. */
 function pageRows(segments: Segment[]): Segment[][] {
@@ -704,6 +736,30 @@ function rxBlockByPosition(segments: Segment[], hits: LabelHit[], best: Map<Labe
 }
 
 /**
+ * NCPDP's stack with the BIN's caption lost: a line of six digits alone (the BIN's shape) right
+ * above the PCN's captioned line, starting where the PCN's caption or its value starts. Its
+ * place and shape say it is the BIN; without its caption, never as sure.
+ */
+function binAbovePcn(segments: Segment[], best: Map<LabelledField, Candidate>): void {
+  const pcn = best.get('rx_pcn');
+  if (best.has('rx_bin') || !pcn?.label) return;
+  const label = pcn.label;
+  const taken = new Set([...best.values()].map((c) => c.segment));
+  for (const s of segments) {
+    if (s.page !== label.page || taken.has(s)) continue;
+    const text = s.words.map((w) => w.text).join('');
+    if (!/^\d{6}$/.test(text)) continue;
+    const h = Math.max(label.height, s.height);
+    const above = s.bbox.y1 <= label.bbox.y0 + 0.5 * label.height && label.bbox.y0 - s.bbox.y1 < 1.8 * h;
+    const aligned = Math.abs(s.bbox.x0 - label.bbox.x0) < 2 * label.height || Math.abs(s.bbox.x0 - pcn.box.x0) < 2 * label.height;
+    if (!above || !aligned) continue;
+    const c = candidate('rx_bin', text, s.words, 'unlabelled', 1, s);
+    if (c) best.set('rx_bin', { ...c, confidence: Math.min(c.confidence, BY_POSITION_AT_MOST), evidenced: false });
+    return;
+  }
+}
+
+/**
  * The card's fields from the OCR of its photos (front first). Each field comes from the
  * value after, beside or under its label; member name and plan also from where cards
  * print them unlabelled; the payer from the known entities' names. Confidence combines
@@ -730,6 +786,7 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
   for (const c of best.values()) if (startLost(c, candidates, segments)) doubt(c);
 
   rxBlockByPosition(segments, hits, best);
+  binAbovePcn(segments, best);
 
   if (!best.has('member_id')) {
     const mbi = unlabelledMbi(segments);

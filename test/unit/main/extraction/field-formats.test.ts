@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
+import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -59,10 +59,29 @@ describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () =>
   it('group numbers keep dashes and letter prefixes', () => {
     expect(FIELD_FORMATS.group_number('705214-OO1')?.value).toBe('705214-001');
     expect(FIELD_FORMATS.group_number('HX2390')?.value).toBe('HX2390');
+    // A group of four characters or fewer may be a longer one cut short: never of the full fit.
+    expect(FIELD_FORMATS.group_number('F258')).toMatchObject({ value: 'F258' });
+    expect(FIELD_FORMATS.group_number('F258')!.fit).toBeLessThan(1);
+    expect(FIELD_FORMATS.group_number('F258917')!.fit).toBe(1);
   });
 
   it('member names come out as FIRST [M] LAST from the ways cards print them', () => {
     expect(FIELD_FORMATS.member_name('SMITH, JOHN A')?.value).toBe('JOHN A SMITH');
+    // The comma of "LAST, FIRST" read as a stop or a semicolon: repaired, so never sure.
+    expect(FIELD_FORMATS.member_name('GARCIA. JENNIFER')).toMatchObject({ value: 'JENNIFER GARCIA', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('GARCIA; JENNIFER M')).toMatchObject({ value: 'JENNIFER M GARCIA', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('eee. Nirager')?.value).not.toBe('Nirager eee');
+    // A stop after an initial, a title or a suffix is theirs.
+    expect(FIELD_FORMATS.member_name('JOHN Q. PUBLIC')?.value).toBe('JOHN Q. PUBLIC');
+    expect(FIELD_FORMATS.member_name('MRS. ANN LEE')?.value).not.toBe('ANN LEE MRS');
+    // A clinician's name (the PCP's) is never the member's; a surname Do is a name.
+    expect(FIELD_FORMATS.member_name('DR. MARIA LOPEZ')).toBeNull();
+    expect(FIELD_FORMATS.member_name('MARIA LOPEZ MD')).toBeNull();
+    expect(FIELD_FORMATS.member_name('LOPEZ, MARIA M.D.')).toBeNull();
+    expect(FIELD_FORMATS.member_name('ANH DO')?.value).toBe('ANH DO');
+    // A name caption with a letter misread is still a caption, in either language.
+    expect(FIELD_FORMATS.member_name('MEMBFR NAME')).toBeNull();
+    expect(FIELD_FORMATS.member_name('Nombre Miembr0')).toBeNull();
     expect(FIELD_FORMATS.member_name('RODRIGUEZ/ROBERT')?.value).toBe('ROBERT RODRIGUEZ');
     expect(FIELD_FORMATS.member_name('Grace Fitzgerald')?.value).toBe('Grace Fitzgerald');
     // Digits in a name are letters misread.
@@ -228,6 +247,20 @@ describe('misreads a field\'s own alphabet rules out (issue 25), held under "che
     // CMS's sample MBI and a plain id are no dates.
     expect(isDate('1EG4-TE5-MK73')).toBe(false);
     expect(FIELD_FORMATS.member_id('1EG4-TE5-MK73')?.value).toBe('1EG4TE5MK73');
+  });
+
+  it('finds a date inside a word as the id search needs it, from the one date pattern isDate uses', () => {
+    // A whole date and one with a separator lost, as isDate.
+    expect(holdsDate('07-01-1986')).toBe(true);
+    expect(holdsDate('0201/2024')).toBe(true);
+    // A date run into its caption or a bracket is still a date; isDate wants the word whole.
+    expect(holdsDate('DOB:07-01-1986')).toBe(true);
+    expect(isDate('DOB:07-01-1986')).toBe(false);
+    expect(holdsDate('(2021-03-01)')).toBe(true);
+    // Ids are no dates.
+    expect(holdsDate('1EG4-TE5-MK73')).toBe(false);
+    expect(holdsDate('W123456789')).toBe(false);
+    expect(holdsDate('911-80708-01')).toBe(false);
   });
 
   it('never takes a toll-free number for an id, the rest of it misread ("1-800-MEDICARE (1-800-633-4227)")', () => {

@@ -63,6 +63,30 @@ describe('label variants real cards use', () => {
     expect(label('Plan: x', true)?.field).toBe('plan_name');
   });
 
+  it('knows NCPDP\'s pharmacy captions spelled out, the whole caption before the value', () => {
+    expect(label('Rx Group Number RX1234')).toMatchObject({ field: 'rx_group', words: 3 });
+    expect(label('Rx Group ID RX1234')).toMatchObject({ field: 'rx_group', words: 3 });
+    expect(label('RxBIN Number 610279')).toMatchObject({ field: 'rx_bin', words: 2 });
+    expect(label('Processor Control Number ADV')).toMatchObject({ field: 'rx_pcn', words: 3 });
+  });
+
+  it('takes a closing "Number" or "No." the wordings leave off as caption, never as the value\'s start', () => {
+    expect(label('Subscriber ID Number W123456789')).toMatchObject({ field: 'member_id', words: 3 });
+    expect(label('Policy Number No. 123456')).toMatchObject({ field: 'member_id', words: 3 });
+    expect(label('Número de Grupo Número 1234')).toMatchObject({ field: 'group_number', words: 4 });
+    // Alone, the word is the value's; a name or plan may hold it.
+    expect(label('Subscriber ID Number')).toMatchObject({ field: 'member_id', words: 2 });
+    expect(label('Plan No Deductible Gold')).toMatchObject({ field: 'plan_name', words: 1 });
+  });
+
+  it('reads an Rx caption whose R was cut at the edge, or smudged to a guillemet, never as read whole', () => {
+    expect(label('xBIN 011552')).toMatchObject({ field: 'rx_bin', words: 1 });
+    expect(label('xGRP 2210133')).toMatchObject({ field: 'rx_group', words: 1 });
+    expect(labelAt(['xBIN', '011552'], 0, false)?.quality).toBeLessThan(1);
+    expect(label('«PCN BCTX')).toMatchObject({ field: 'rx_pcn', words: 1 });
+    expect(label('(Group) 123456')).toMatchObject({ field: 'group_number', words: 1 });
+  });
+
   it('is not fooled by ordinary words', () => {
     expect(label('Providers: call')).toBeUndefined();
     expect(label('Questions? Call')).toBeUndefined();

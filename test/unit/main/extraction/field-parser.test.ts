@@ -408,8 +408,8 @@ describe('honest confidence: sure only on a caption of the standard\'s list and 
 
   it('is unsure of a value far from its caption where the others follow theirs closely: text between was lost', () => {
     const card = (groupAt: number) =>
-      parse(line(40, 150, 'Member Name: OLIVIA Q CHEN'), line(40, 200, 'Subscriber ID: M2613437A'), line(40, 250, 'Group'), line(groupAt, 250, '1938'), line(40, 300, 'Product: Premier PPO'));
-    expect(card(300).group_number).toMatchObject({ value: '1938' });
+      parse(line(40, 150, 'Member Name: OLIVIA Q CHEN'), line(40, 200, 'Subscriber ID: M2613437A'), line(40, 250, 'Group'), line(groupAt, 250, '931938'), line(40, 300, 'Product: Premier PPO'));
+    expect(card(300).group_number).toMatchObject({ value: '931938' });
     expect(card(300).group_number!.confidence).toBeLessThan(REVIEW_BELOW);
     expect(card(122).group_number!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
@@ -561,5 +561,44 @@ describe('codes with no shape are sure only when read cleanly (NCPDP: RxPCN up t
     expect(numbered?.value).toBe('Gold 1560 EPO');
     expect(numbered!.confidence).toBeLessThan(REVIEW_BELOW);
     expect(parse(line(40, 150, 'Plan: Choice Plus PPO', 24, 96)).plan_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+});
+
+describe('NCPDP’s pharmacy stack with the BIN’s caption lost', () => {
+  it('takes six digits alone right above the captioned PCN, in its column, as the BIN, under "check this"', () => {
+    const fields = parse(line(787, 437, '610014'), line(678, 486, 'RxPCN: CG'), line(678, 530, 'RxGRP: TGA816'));
+    expect(fields.rx_bin?.value).toBe('610014');
+    expect(fields.rx_bin!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(fields.rx_pcn?.value).toBe('CG');
+  });
+
+  it('takes nothing from another column, from below the PCN, or of another shape', () => {
+    expect(parse(line(40, 437, '610014'), line(678, 486, 'RxPCN: CG')).rx_bin).toBeUndefined();
+    expect(parse(line(678, 486, 'RxPCN: CG'), line(787, 530, '610014')).rx_bin).toBeUndefined();
+    expect(parse(line(787, 437, '6100145'), line(678, 486, 'RxPCN: CG')).rx_bin).toBeUndefined();
+  });
+
+  it('leaves a BIN read from its caption as it is', () => {
+    const fields = parse(line(678, 390, 'RxBIN: 004336'), line(787, 437, '610014'), line(678, 486, 'RxPCN: CG'));
+    expect(fields.rx_bin?.value).toBe('004336');
+  });
+});
+
+describe('a member name printed on two lines', () => {
+  it('joins a name its box broke in two, under its caption or after it, and leaves it to a person to check', () => {
+    const below = parse(line(40, 100, 'MEMBER NAME', 16), line(40, 130, 'MARIA-ELENA'), line(40, 160, 'RODRIGUEZ'), line(40, 240, 'ID: W123456789'));
+    expect(below.member_name?.value).toBe('MARIA-ELENA RODRIGUEZ');
+    expect(below.member_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    const inline = parse(line(40, 100, 'Name: RODRIGUEZ,'), line(122, 130, 'MARIA'), line(40, 240, 'ID: W123456789'));
+    expect(inline.member_name?.value).toBe('MARIA RODRIGUEZ');
+    expect(inline.member_name!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('joins no caption, no other field and no line of another size', () => {
+    expect(parse(line(40, 100, 'MEMBER NAME', 16), line(40, 130, 'SUBSCRIBER'), line(40, 160, 'RODRIGUEZ')).member_name?.value).not.toBe('SUBSCRIBER RODRIGUEZ');
+    expect(parse(line(40, 100, 'MEMBER NAME', 16), line(40, 130, 'RODRIGUEZ'), line(40, 160, 'ID: W123456789')).member_name).toBeUndefined();
+    expect(parse(line(40, 100, 'MEMBER NAME', 16), line(40, 130, 'RODRIGUEZ', 30), line(40, 168, 'Gold', 16)).member_name).toBeUndefined();
+    // A whole name on its line is not made longer by the line under it.
+    expect(parse(line(40, 100, 'MEMBER NAME', 16), line(40, 130, 'MARIA RODRIGUEZ'), line(40, 160, 'LOPEZ')).member_name?.value).toBe('MARIA RODRIGUEZ');
   });
 });
