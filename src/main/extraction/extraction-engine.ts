@@ -451,7 +451,13 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   async function readBarcodes(prepared: PreparedImage[], images: ExtractionImage[]): Promise<{ readings: BarcodeReading[]; fields: ExtractedFields }> {
     const readings: BarcodeReading[] = [];
     const fields: ExtractedFields = {};
-    for (const code of await decodeBarcodes(prepared, images.map((i) => i.bytes))) {
+    // The photos as the preparing decoded them, where it did at their full size: zxing decoding
+    // a JPEG again was a third of its second look (measured on the bench's 24 cards: 63 ms CPU
+    // a card from the file, 42 from the decoded grey). Upright by their EXIF orientation too,
+    // which zxing's own decoder ignores.
+    const decoded = [...new Set(prepared.map((side) => side.photo))];
+    const photos = decoded.every((photo) => photo !== undefined) ? decoded.map((photo) => toPgm(photo)) : images.map((i) => i.bytes);
+    for (const code of await decodeBarcodes(prepared, photos)) {
       const reading = await readBarcodePayload({ digitalCard: options.digitalCard }, code.format, code.text);
       readings.push(reading);
       // A digital card not verified still fills its fields (the desk sees where they are from and confirms them); a failed or invalid one fills nothing.
