@@ -142,6 +142,17 @@ function merge(into: { fields: ExtractedFields; sources: FieldSources }, from: {
 }
 
 /**
+ * Every job's result, once all have ended: a failure is passed on only then, so no recognition
+ * of this card is left running into the next one.
+ */
+async function allSettledOrThrow<T>(jobs: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(jobs);
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
+}
+
+/**
  * The quality gate (measured on sharp and blurred cards, docs/decisions.md): below
  * `BLUR_REFUSE` sharpness nothing on the card reads reliably; below `BLUR_RETAKE`, or
  * with more than `GLARE_RETAKE` of the card blown out, a card whose member id could not be
@@ -307,10 +318,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     const read = invert ? negative(image) : image;
     const split = options.splitSides && !params.thresholding_method ? halvesForOcr(read) : undefined;
     if (split === undefined) return recognize(ocr, stage, read, params, lane);
-    const [top, bottom] = await timed(profile, `ocr:${stage}`, () => Promise.allSettled(split.halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
-    if (top.status === 'rejected') throw top.reason;
-    if (bottom.status === 'rejected') throw bottom.reason;
-    return joinPages(top.value, bottom.value, split.cut, image);
+    const [top, bottom] = await timed(profile, `ocr:${stage}`, () => allSettledOrThrow(split.halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
+    return joinPages(top, bottom, split.cut, image);
   }
 
   /**
@@ -329,9 +338,9 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    * middle, never one under a dependents caption. `dependent`: the first reading's line is
    * under a dependents caption and no member caption was seen.
    */
-  async function nameStack(ocr: Recognizer, image: PreparedImage, box: OcrBox, first: string): Promise<{ words: OcrWord[]; captioned: boolean; dependent: boolean }> {
+  async function nameStack(ocr: Recognizer, image: PreparedImage, box: OcrBox, first: string, lane: number): Promise<{ words: OcrWord[]; captioned: boolean; dependent: boolean }> {
     const region = withoutRules(crop(image, box, 1));
-    const lines = (await recognize(ocr, 'reread-name', region, { tessedit_pageseg_mode: '6' })).lines.sort((a, b) => a.bbox.y0 - b.bbox.y0);
+    const lines = (await recognize(ocr, 'reread-name', region, { tessedit_pageseg_mode: '6' }, lane)).lines.sort((a, b) => a.bbox.y0 - b.bbox.y0);
     const captionAt = lines.findIndex((l) => MEMBER_CAPTION.test(l.text.trim()));
     const dependentsAt = lines.findIndex((l) => /pendent|ndents/i.test(l.text));
     const candidates = lines.slice(0, dependentsAt >= 0 ? dependentsAt : lines.length);
@@ -353,44 +362,50 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    * confidence keeps what the first carried for label and layout.
    */
   async function rereadUnsure(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
-    const done: string[] = [];
-    for (const field of REREAD_FIELDS) {
+    const unsure = REREAD_FIELDS.filter((field) => {
       const current = read.fields[field];
       const source = read.sources[field];
-      if (!current || !source || current.confidence >= REREAD_BELOW) continue;
+      if (!current || !source || current.confidence >= REREAD_BELOW) return false;
       // A name read clearly, found without its caption: the closer look only ever changed
       // names the OCR was unsure of (measured), and it cost a recognition per card.
-      if (field === 'member_name' && source.ocr >= NAME_READ_CLEARLY && current.confidence >= UNSURE) continue;
-      done.push(`reread:${field}`);
-      let words: OcrWord[];
-      /** Found under a member caption: as good as labelled, whatever the first reading carried. */
-      let captioned = false;
-      if (field === 'member_name') {
-        // Names sit in a tight stack ("Member:" / the name / "Dependents:" / a dependent),
-        // which sparse reading tangles into tall lines and loses the captions: read the
-        // stack around the name as a block, at its own size.
-        const h = source.box.y1 - source.box.y0;
-        // No taller than the first reading: a rule printed above or below breaks block
-        // reading (whitened in case one crosses it; measured: taller crops read worse).
-        let stack = await nameStack(ocr, prepared[source.page], { ...source.box, x1: source.box.x1 + 0.5 * h }, current.value);
-        // The first reading was a dependent (its line is under the dependents caption): the
-        // member is printed above, so look one reading's height higher.
-        if (stack.dependent) stack = await nameStack(ocr, prepared[source.page], { ...source.box, y0: Math.max(0, source.box.y0 - h), x1: source.box.x1 + 0.5 * h }, current.value);
-        words = stack.dependent ? [] : stack.words;
-        captioned = stack.captioned;
-      } else {
-        words = await readAlone(ocr, 'reread', prepared[source.page], source.box);
-      }
-      const formatted = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
-      if (!formatted) continue;
-      const sure = words.reduce((sum, w) => sum + w.confidence, 0) / words.length / 100;
-      // Under its caption the line is the name; otherwise the closer reading must be clearly surer.
-      if (formatted.value === current.value || sure < source.ocr + (captioned ? 0 : REREAD_MARGIN)) continue;
-      const again = rereadConfidence({ confidence: current.confidence, source }, { formatted, sure, captioned });
-      read.fields[field] = { value: formatted.value, confidence: again.confidence };
-      read.sources[field] = { ...source, sureAtMost: again.sureAtMost };
+      return !(field === 'member_name' && source.ocr >= NAME_READ_CLEARLY && current.confidence >= UNSURE);
+    });
+    // Each field is read again on its own (a reading changes its field only): the re-reads
+    // share the two workers.
+    await allSettledOrThrow(unsure.map((field, i) => rereadOne(ocr, read, prepared, field, i % OCR_WORKERS)));
+    return unsure.map((field) => `reread:${field}`);
+  }
+
+  async function rereadOne(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[], field: LabelledField, lane: number): Promise<void> {
+    const current = read.fields[field]!;
+    const source = read.sources[field]!;
+    let words: OcrWord[];
+    /** Found under a member caption: as good as labelled, whatever the first reading carried. */
+    let captioned = false;
+    if (field === 'member_name') {
+      // Names sit in a tight stack ("Member:" / the name / "Dependents:" / a dependent),
+      // which sparse reading tangles into tall lines and loses the captions: read the
+      // stack around the name as a block, at its own size.
+      const h = source.box.y1 - source.box.y0;
+      // No taller than the first reading: a rule printed above or below breaks block
+      // reading (whitened in case one crosses it; measured: taller crops read worse).
+      let stack = await nameStack(ocr, prepared[source.page], { ...source.box, x1: source.box.x1 + 0.5 * h }, current.value, lane);
+      // The first reading was a dependent (its line is under the dependents caption): the
+      // member is printed above, so look one reading's height higher.
+      if (stack.dependent) stack = await nameStack(ocr, prepared[source.page], { ...source.box, y0: Math.max(0, source.box.y0 - h), x1: source.box.x1 + 0.5 * h }, current.value, lane);
+      words = stack.dependent ? [] : stack.words;
+      captioned = stack.captioned;
+    } else {
+      words = await readAlone(ocr, 'reread', prepared[source.page], source.box, lane);
     }
-    return done;
+    const formatted = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
+    if (!formatted) return;
+    const sure = words.reduce((sum, w) => sum + w.confidence, 0) / words.length / 100;
+    // Under its caption the line is the name; otherwise the closer reading must be clearly surer.
+    if (formatted.value === current.value || sure < source.ocr + (captioned ? 0 : REREAD_MARGIN)) return;
+    const again = rereadConfidence({ confidence: current.confidence, source }, { formatted, sure, captioned });
+    read.fields[field] = { value: formatted.value, confidence: again.confidence };
+    read.sources[field] = { ...source, sureAtMost: again.sureAtMost };
   }
 
   /** A value alone, enlarged to the text height the model reads best, read as one line. */
@@ -408,9 +423,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   async function crossCheck(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
     const sure = (field: LabelledField) => !!read.fields[field] && !!read.sources[field] && read.fields[field].confidence >= REVIEW_BELOW;
     const checked = CROSS_CHECKED.filter((field) => sure(field) && read.fields[field]!.confidence < CROSS_CHECK_BELOW);
-    // Each code is checked on its own: the checks share the two workers. All are waited for
-    // before a failure is passed on, so none is left running into the next card.
-    const settled = await Promise.allSettled(
+    // Each code is checked on its own: the checks share the two workers.
+    await allSettledOrThrow(
       checked.map(async (field, i) => {
         const current = read.fields[field]!;
         const source = read.sources[field]!;
@@ -419,8 +433,6 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
       }),
     );
-    const failed = settled.find((r) => r.status === 'rejected');
-    if (failed) throw failed.reason;
     return checked.map((field) => `check:${field}`);
   }
 
@@ -437,8 +449,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     let firstPages: OcrPage[] = [];
     for (const pass of PASSES) {
       if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'))) continue;
-      const pages: OcrPage[] = [];
-      for (const image of prepared) pages.push(await recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert, 0));
+      // A photo of both sides: each side on its own worker, both at once.
+      const pages = await allSettledOrThrow(prepared.map((image, i) => recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert, i % OCR_WORKERS)));
       if (firstPages.length === 0) firstPages = pages;
       const found = timed(profile, 'parse+payer', () => readCardFields(pages, context));
       merge(read, found);
@@ -451,7 +463,13 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   async function readBarcodes(prepared: PreparedImage[], images: ExtractionImage[]): Promise<{ readings: BarcodeReading[]; fields: ExtractedFields }> {
     const readings: BarcodeReading[] = [];
     const fields: ExtractedFields = {};
-    for (const code of await decodeBarcodes(prepared, images.map((i) => i.bytes))) {
+    // The photos as the preparing decoded them, where it did at their full size: zxing decoding
+    // a JPEG again was a third of its second look (measured on the bench's 24 cards: 63 ms CPU
+    // a card from the file, 42 from the decoded grey). Upright by their EXIF orientation too,
+    // which zxing's own decoder ignores.
+    const decoded = [...new Set(prepared.map((side) => side.photo))];
+    const photos = decoded.every((photo) => photo !== undefined) ? decoded.map((photo) => toPgm(photo)) : images.map((i) => i.bytes);
+    for (const code of await decodeBarcodes(prepared, photos)) {
       const reading = await readBarcodePayload({ digitalCard: options.digitalCard }, code.format, code.text);
       readings.push(reading);
       // A digital card not verified still fills its fields (the desk sees where they are from and confirms them); a failed or invalid one fills nothing.

@@ -17,6 +17,11 @@ export interface PreparedImage {
   enlarged?: number;
   /** Cut out of the photo where the card finder found it (not the whole photo). */
   cutOut?: boolean;
+  /**
+   * The photo this side is from, as decoded (upright, grey), when it was decoded at its full
+   * size: the barcode look's second try reads it instead of decoding the file once more.
+   */
+  photo?: GrayImage;
 }
 
 /** The image as a binary PGM: Leptonica reads it without a decode step. */
@@ -382,8 +387,9 @@ function cutOut(image: GrayImage, { corners, outline }: CardQuad, longSide: numb
 export async function prepareCard(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedImage[]> {
   const longSide = options.longSide ?? 1400;
   const { profile } = options;
-  await timed(profile, 'prepare:check', () => checkPhoto(bytes));
+  const file = await timed(profile, 'prepare:check', () => checkPhoto(bytes));
   const photo = await timed(profile, 'prepare:decode', () => decodeGray(bytes));
+  const fullSize = Math.max(photo.width, photo.height) >= Math.max(file.width, file.height);
   const quads = options.findCard === false ? [] : timed(profile, 'prepare:find-card', () => findCards(photo));
   const sides = quads.length === 0 ? [{ side: photo, size: readingSize(photo.width, photo.height, longSide) }] : timed(profile, 'prepare:perspective', () => quads.map((q) => cutOut(photo, q, longSide)));
   const prepared: PreparedImage[] = [];
@@ -391,7 +397,7 @@ export async function prepareCard(bytes: Uint8Array, options: PrepareOptions = {
     // Quality before enlarging: an enlarged small card is soft by construction.
     const quality = timed(profile, 'prepare:quality', () => imageQuality(side));
     const sized = size.width === side.width && size.height === side.height ? side : await timed(profile, 'prepare:resize', () => resizeGray(side, size.width, size.height));
-    prepared.push({ ...(await timed(profile, 'prepare:deskew-flatten', () => finish(sized, options))), quality, enlarged: Math.round((sized.width / side.width) * 100) / 100, cutOut: quads.length > 0 });
+    prepared.push({ ...(await timed(profile, 'prepare:deskew-flatten', () => finish(sized, options))), quality, enlarged: Math.round((sized.width / side.width) * 100) / 100, cutOut: quads.length > 0, ...(fullSize ? { photo } : {}) });
   }
   return prepared;
 }

@@ -123,6 +123,29 @@ describe('a card read by two OCR workers', () => {
     }, 600_000);
   });
 
+  it('reads the two sides of a photo of both at once, one on each worker', async () => {
+    // The held-out captures hold photos of both sides side by side: the first the card finder cuts in two.
+    const photos = await generateCards({ count: 12, seed: 7, styles: 'held-out' });
+    let both: { card: GeneratedCard; heights: number[] } | undefined;
+    for (const candidate of photos) {
+      const sides = await prepareCard(new Uint8Array(candidate.bytes));
+      if (sides.length === 2) {
+        both = { card: candidate, heights: sides.map((s) => s.height) };
+        break;
+      }
+    }
+    if (!both) return expect.fail('none of the photos held both sides: the test has no photo to read');
+    const seen: Seen[] = [];
+    const reader = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false });
+    try {
+      await reader.extract([{ bytes: new Uint8Array(both.card.bytes), content_type: both.card.content_type }], { entities });
+      // The first pass over each side, whole (no one-line or block mode): the front on one worker, the back on the other.
+      expect(seen.map((s) => [s.heights[0], s.modes[0]])).toEqual(both.heights.map((h) => [h, undefined]));
+    } finally {
+      await reader.close();
+    }
+  }, 300_000);
+
   describe('one of them failing', () => {
     const seen: Seen[] = [];
     const logged: string[] = [];
