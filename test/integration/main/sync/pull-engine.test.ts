@@ -191,13 +191,16 @@ describe('pull engine', () => {
     expect(db.select().from(patients).all().map((p) => p.remote_id)).toEqual(expect.arrayContaining(['pat_remote_1', 'pat_remote_2']));
   });
 
-  it('writes a full page in runs, each with its cursor, and a desk create made during the first run is stored before the next', async () => {
+  /**
+   * An engine whose first run starts a desk create (`startCreate` decides when its call is
+   * made), recording what that create had come to when each later run wrote its audit entries.
+   */
+  async function createDuringFirstRun(startCreate: (create: () => void) => void) {
     const { feed, db, service } = await setup();
     await seedPractice(service, 34);
     const host = desk!.host;
     let created: string | undefined;
     let asked = false;
-    // What the desk's create had come to when each later run wrote its audit entries.
     const atLaterRuns: (string | undefined)[] = [];
     const engine = createPullEngine({
       db,
@@ -210,11 +213,18 @@ describe('pull engine', () => {
           if (asked) atLaterRuns.push(created);
           else {
             asked = true;
-            void host.service.create('patients', { first_name: 'Walk', last_name: 'In', date_of_birth: '1985-05-05' }, { source: 'dashboard' }).then((p) => (created = p.id));
+            startCreate(() => {
+              void host.service.create('patients', { first_name: 'Walk', last_name: 'In', date_of_birth: '1985-05-05' }, { source: 'dashboard' }).then((p) => (created = p.id));
+            });
           }
         },
       },
     });
+    return { engine, feed, db, host, atLaterRuns };
+  }
+
+  it('writes a full page in runs, each with its cursor, and a desk create made during the first run is stored before the next', async () => {
+    const { engine, feed, db, host, atLaterRuns } = await createDuringFirstRun((create) => create());
     expect(await engine.pullPage(feed, 100)).toMatchObject({ kind: 'applied', applied: 100, hasMore: true });
     expect(atLaterRuns.length).toBeGreaterThanOrEqual(1);
     // Answered (so committed) between the page's runs, not after the whole page.
@@ -223,6 +233,16 @@ describe('pull engine', () => {
     expect(await pullAll(engine, feed, 100)).toMatchObject({ kind: 'applied', hasMore: false });
     expect(engine.state(feed.key).received).toBe(102);
     expect(db.select().from(patients).all()).toHaveLength(35);
+    expect(host.audit.verify()).toMatchObject({ intact: true });
+  });
+
+  it('lets a desk create that came while a run held the thread (in a turn of its own, as a timer or a request does) commit before the next run', async () => {
+    // Not called from inside the run: the call itself waits for a turn of the loop, as a timer's does.
+    const { engine, feed, host, atLaterRuns } = await createDuringFirstRun((create) => setImmediate(create));
+    expect(await engine.pullPage(feed, 100)).toMatchObject({ kind: 'applied', applied: 100, hasMore: true });
+    expect(atLaterRuns.length).toBeGreaterThanOrEqual(1);
+    // Committed before the page's second run, not after it.
+    expect(atLaterRuns[0]).toMatch(/^pat_/);
     expect(host.audit.verify()).toMatchObject({ intact: true });
   });
 
