@@ -67,3 +67,23 @@ test('an answer that arrives while focus is elsewhere is painted in view and foc
   await expect.poll(() => page.evaluate(frames)).toMatchObject({ answered: 30 });
   expect(await page.evaluate(frames)).toEqual({ answered: 30, unfocused: 0 });
 });
+
+test('an answer that arrives while the person types in another field leaves the field, its text and its list where they are', async ({ desk }) => {
+  const { page } = desk;
+  const { bridge } = desk.web.host;
+  const patient = await bridge['patients.create']({ first_name: 'Tove', last_name: 'Aronsen', date_of_birth: '1981-09-14' });
+  await bridge['cards.create']({ patient_id: patient.id, member_id: 'W300400501', insurance_carrier_ids: [SEED_CLEARINGHOUSE_ENTITIES[0].id] });
+  await page.locator(`#today-row-${patient.id}`).click();
+  await runCheck(page);
+  await expect(page.getByTestId('check-pending')).toBeVisible();
+  // While the answer is on its way the person starts looking up the next payer.
+  const payer = page.getByRole('combobox', { name: 'Payer' });
+  await payer.click();
+  await payer.pressSequentially('no such payer');
+
+  await expect(page.getByTestId('plan-state')).toHaveText('Active', { timeout: 20_000 });
+  await expect(payer).toBeFocused();
+  await payer.pressSequentially(' anywhere');
+  await expect(payer).toHaveValue('no such payer anywhere');
+  await expect(page.getByText(/Nothing matches .* Not listed\? Find the patient’s coverage with a discovery/)).toBeVisible();
+});

@@ -29,27 +29,56 @@ export function revealAnswer(): void {
   });
 }
 
+const EDITABLE = 'input, textarea, select, [contenteditable="true"], [role="combobox"]';
+
+/** Keystrokes into fields on this page so far: whether the person typed while an answer was on its way. */
+let typed = 0;
+let counting = false;
+function countTyping(): void {
+  if (counting) return;
+  counting = true;
+  document.addEventListener('input', () => typed++, true);
+}
+
+/**
+ * Whether the person has gone on to type in another field since the check was asked (the
+ * next payer, a second patient's name): the answer then does not take the field, or the
+ * scroll, from under their hands. Only typing counts: a field merely focused while waiting
+ * still hands focus to the answer, which is what the person waits for.
+ */
+function typingElsewhere(typedWhenAsked: number): boolean {
+  const active = document.activeElement;
+  if (typed === typedWhenAsked || !(active instanceof HTMLElement)) return false;
+  return !active.closest(`#${CHECK_RESULT_ID}`) && active.matches(EDITABLE);
+}
+
 /**
  * The answer to a check arrives by itself, seconds after it was asked: when the shown check
  * goes from pending to answered (or the screen was opened to show one answer), it is
- * revealed, so "Active" is never left below the fold. In a layout effect: the frame that
- * first paints the answer paints it in view and focused (an effect or an animation frame
- * later painted it once unfocused, a frame or two of the person's wait).
+ * revealed, so "Active" is never left below the fold, unless the person has typed in another
+ * field meanwhile. In a layout effect: the frame that first paints the answer paints it in
+ * view and focused (an effect or an animation frame later painted it once unfocused, a frame
+ * or two of the person's wait).
  */
 export function useAnswerReveal(shown: Pick<Check, 'id' | 'status'> | undefined, openedFor: string | undefined): void {
-  const waited = useRef(new Set<string>());
+  /** The checks waited for, each with the keystrokes counted when it was first shown pending. */
+  const waited = useRef(new Map<string, number>());
   const openedShown = useRef(false);
   const id = shown?.id;
   const status = shown?.status;
   useLayoutEffect(() => {
+    countTyping();
     if (!id || !status) return;
     if (status === 'pending') {
-      waited.current.add(id);
+      if (!waited.current.has(id)) waited.current.set(id, typed);
       return;
     }
     const opened = id === openedFor && !openedShown.current;
-    if (!waited.current.delete(id) && !opened) return;
+    const typedWhenAsked = waited.current.get(id);
+    waited.current.delete(id);
+    if (typedWhenAsked === undefined && !opened) return;
     openedShown.current = true;
+    if (!opened && typedWhenAsked !== undefined && typingElsewhere(typedWhenAsked)) return;
     revealAnswer();
   }, [id, status, openedFor]);
 }
