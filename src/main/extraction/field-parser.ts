@@ -263,6 +263,9 @@ function candidateFromValueWords(field: LabelledField, rest: string | undefined,
   for (let n = last; n >= (rest ? 0 : 1); n--) {
     const used = words.slice(0, n);
     const raw = [rest ?? '', ...used.map((w) => w.text)].join(' ').trim();
+    // A plan cut from a longer line ("Gold 1500 EPO  Effective 01/01/2024") shows it is a
+    // product's name by a plan word; the start of a copay line ("Office Visit $20") does not.
+    if (field === 'plan_name' && n < last && !namesAProduct(raw)) continue;
     const c = candidate(field, raw, used.length > 0 ? used : hit.labelWords.slice(-1), source, quality, segment, hit);
     if (c) return c;
   }
@@ -469,6 +472,11 @@ function unlabelledName(segments: Segment[], used: Set<Segment>, anchor: Segment
 
 /** Words that make a line a plan's product name: plan types and the words products are named with. */
 const PLAN_TYPE = /\b(BLUE(?!CROSS|SHIELD)[A-Z]{4,}|PPO|HMO|POS|EPO|HDHP|HSA|PLUS|CHOICE|ADVANTAGE|SELECT|GOLD|SILVER|BRONZE|PLATINUM|ESSENTIALS?|PREMIER|FREEDOM|LIBERTY|METRO|MEDI-CAL|MARKETPLACE|LOCALPLUS|NAVIGATE|OPTIONS|CORE|SAVINGS|OAP|PLAN|BALANCED|SECURE|DUAL|COVERED|MANAGED|OPEN ACCESS|HEALTHY|COMMUNITY|CARE \d+)\b/gi;
+/** Whether a line holds a word products are named with (PLAN_TYPE, without its global flag's state). */
+function namesAProduct(text: string): boolean {
+  return new RegExp(PLAN_TYPE.source, 'i').test(text);
+}
+
 /** Words of sentences and of other lines: a plan name is a name, not a sentence. */
 const SENTENCE_WORDS = /\b(with|by|for|to|and|out|from|your|you|is|are|this|only)\b/i;
 

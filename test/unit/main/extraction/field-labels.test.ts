@@ -101,3 +101,27 @@ describe('a long caption misread in two letters (issue 25)', () => {
     expect(misreadCaptionOf('Caroline', 'member_name')).toBe(false);
   });
 });
+
+describe('captions outside the standards and misread halves', () => {
+  const at = (text: string, i: number) => labelAt(text.split(' '), i, i > 0);
+
+  it('reads "Benefit Plan" as the plan caption, sure only where it ends in the standard "Plan:"', () => {
+    expect(at('Benefit Plan Select HMO', 0)).toMatchObject({ field: 'plan_name', end: 2, quality: 0.9 });
+    expect(at('Benefit Plan: Choice Plus PPO', 0)).toMatchObject({ field: 'plan_name', end: 2, quality: 1 });
+  });
+
+  it('takes the English half of a bilingual caption after a slash or a misread Spanish half', () => {
+    expect(at('Grupa Group', 1)).toMatchObject({ field: 'group_number', quality: 1 });
+    expect(at('Grupo/ Group', 1)).toMatchObject({ field: 'group_number' });
+    // Without either, a bare word mid-line is no caption ("Blue Cross Group").
+    expect(at('Cross Group', 1)).toBeUndefined();
+  });
+
+  it('reads NCPDP captions whose x was misread as another letter, as a repair ("Ru GRP", "RAPCN", "KyBIN")', () => {
+    expect(at('Ru GRP RX2076', 0)).toMatchObject({ field: 'rx_group', end: 2, quality: 0.85 });
+    expect(at('RAPCN ADV', 0)).toMatchObject({ field: 'rx_pcn', end: 1, quality: 0.85 });
+    expect(at('KyBIN 610502', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
+    // A plain GRP stays the medical group's caption.
+    expect(at('GRP 0862434', 0)).toMatchObject({ field: 'group_number', quality: 1 });
+  });
+});
