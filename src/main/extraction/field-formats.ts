@@ -268,9 +268,10 @@ function rxCode(raw: string): FormattedValue | null {
 
 /**
  * Words a name never contains: a "Member Services" line is not a member called Services, and a
- * caption read with a letter wrong ("MEMBFR NAME", "Nombre Miembr0") still holds its NAME.
+ * caption read with a letter wrong ("MEMBFR NAME", "Nombre Miembr0") still holds its NAME. Nor the
+ * captions and values printed after a name on its line ("DOB", "Relationship Self").
  */
-const NOT_NAME = /^(NAMES?|NOMBRES?|APELLIDOS?|SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
+const NOT_NAME = /^(NAMES?|NOMBRES?|APELLIDOS?|SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP|DOB|BIRTH|SEX|GENDER|RELATIONSHIP|SELF)$/;
 
 /** Generational suffixes: JR, SR, II, III, IV (the name suffix of X12's NM1 and NCPDP's cardholder name). */
 const NAME_SUFFIX = /^(JR|SR|II|III|IV)\.?$/i;

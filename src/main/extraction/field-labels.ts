@@ -144,6 +144,12 @@ function translationOf(word: string, field: LabelledField): boolean {
   return form.length >= 4 && LABELS[field].some((known) => known.length >= 4 && withinOneEdit(form, known));
 }
 
+/** Whether a caption as read is the end of another field's caption ("GRP" of RxGRP, "Name" of Plan Name). */
+export function endsAnotherCaption(caption: string, field: LabelledField): boolean {
+  const form = labelForm(caption.replace(/\s+/g, ''));
+  return form.length > 0 && [...BY_FORM].some(([known, other]) => other !== field && known !== form && known.endsWith(form));
+}
+
 export interface LabelMatch {
   field: LabelledField;
   /** Index of the label's first token and one past its last. */

@@ -2,7 +2,7 @@ import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, ty
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
 import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
-import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
+import { endsAnotherCaption, labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { UNSURE_AT_MOST } from '../../shared/review-threshold';
 import { matchPayerLines, payerNames } from './payer-match';
@@ -28,6 +28,8 @@ interface Candidate {
   label?: Segment;
   /** Where the caption's own words were read: a value's place beside it says whether its start was lost. */
   labelBox?: OcrBox;
+  /** The caption's words as read. */
+  caption?: string;
   /**
    * The value rests on a standard caption and the standard shape, each read as printed, and
    * nothing since has put it in doubt: only then may it be sure, now or after a closer look.
@@ -217,7 +219,7 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
   const evidenced = isEvidenced(source, quality, formatted) && readCleanly(field, formatted.value, words) && !planNumberUnchecked(field, formatted.value);
   if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);
-  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, evidenced };
+  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, caption: label?.labelWords.map((w) => w.text).join(' '), evidenced };
 }
 
 /**
@@ -859,6 +861,13 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     const width = pages[c.segment.page]?.width ?? 0;
     if (width > 0 && c.box.x1 >= width * 0.985) {
       c.confidence *= 0.8;
+      doubt(c);
+    }
+    // So may a caption that starts at the photo's left edge have lost its start, cut by a closer
+    // look's crop: where it is the end of another field's caption ("GRP" of "RxGRP") the value
+    // may be that field's, and "not found" beats the guess; otherwise it is held for a person.
+    if (c.labelBox && c.labelBox.x0 < 0.25 * (c.labelBox.y1 - c.labelBox.y0)) {
+      if (c.caption && endsAnotherCaption(c.caption, name)) continue;
       doubt(c);
     }
     fields[name] = { value: c.value, confidence: round2(c.confidence) };

@@ -312,3 +312,10 @@ describe('an amount is never an NCPDP code', () => {
     expect(FIELD_FORMATS.rx_group('RX2076')).toMatchObject({ value: 'RX2076', repairs: 0 });
   });
 });
+
+describe('the words printed beside a name', () => {
+  it('are no part of it, with or without their colon', () => {
+    expect(FIELD_FORMATS.member_name('JOHN SMITH Relationship Self')).toBeNull();
+    expect(FIELD_FORMATS.member_name('JOHN SMITH DOB 01/01/1980')).toBeNull();
+  });
+});

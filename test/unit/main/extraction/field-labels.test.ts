@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelAt, misreadCaptionOf } from '@src/main/extraction/field-labels';
+import { endsAnotherCaption, labelAt, misreadCaptionOf } from '@src/main/extraction/field-labels';
 
 const label = (text: string, mid = false) => {
   const m = labelAt(text.split(' '), 0, mid);
@@ -123,5 +123,14 @@ describe('captions outside the standards and misread halves', () => {
     expect(at('KyBIN 610502', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
     // A plain GRP stays the medical group's caption.
     expect(at('GRP 0862434', 0)).toMatchObject({ field: 'group_number', quality: 1 });
+  });
+});
+
+describe('captions that end another field\'s caption', () => {
+  it('knows "GRP" and "Group" end the Rx group\'s captions, and "Member ID" ends none', () => {
+    expect(endsAnotherCaption('GRP', 'group_number')).toBe(true);
+    expect(endsAnotherCaption('«Group', 'group_number')).toBe(true);
+    expect(endsAnotherCaption('Member ID', 'member_id')).toBe(false);
+    expect(endsAnotherCaption('RxBIN', 'rx_bin')).toBe(false);
   });
 });

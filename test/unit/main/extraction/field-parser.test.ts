@@ -641,3 +641,23 @@ describe('values that stop where the card prints something else', () => {
     expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
   });
 });
+
+describe('a caption cut at the photo\'s left edge', () => {
+  // A closer look's crop of the pharmacy block: "RxGRP" with its "Rx" outside the crop, the "«"
+  // the glyph it cut.
+  const crop = (caption: string) => [line(0, 100, caption), line(300, 100, '2210133'), line(0, 160, 'RxBIN'), line(300, 160, '610455')];
+
+  it('gives no value when the caption left is the end of another field\'s caption ("GRP" of RxGRP)', () => {
+    const fields = parse(...crop('«GRP'));
+    expect(fields.group_number).toBeUndefined();
+    expect(fields.rx_bin?.value).toBe('610455');
+  });
+
+  it('holds the value for a person when the caption is only its own field\'s', () => {
+    const fields = parse(line(0, 100, 'PCN'), line(300, 100, 'BCTX'), line(40, 160, 'Member ID: W123456789'));
+    expect(fields.rx_pcn?.value).toBe('BCTX');
+    expect(fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    // Not cut: as sure as before.
+    expect(parse(line(40, 100, 'PCN'), line(300, 100, 'BCTX')).rx_pcn?.value).toBe('BCTX');
+  });
+});
