@@ -863,13 +863,11 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
       c.confidence *= 0.8;
       doubt(c);
     }
-    // So may a caption that starts at the photo's left edge have lost its start, cut by a closer
-    // look's crop: where it is the end of another field's caption ("GRP" of "RxGRP") the value
-    // may be that field's, and "not found" beats the guess; otherwise it is held for a person.
-    if (c.labelBox && c.labelBox.x0 < 0.25 * (c.labelBox.y1 - c.labelBox.y0)) {
-      if (c.caption && endsAnotherCaption(c.caption, name)) continue;
-      doubt(c);
-    }
+    // So may a caption that starts at the photo's left edge have lost its start, cut by a crop:
+    // where what is left is the end of another field's caption ("GRP" of "RxGRP") the value may
+    // be that field's, and "not found" beats the guess. Any other caption cut there still says
+    // its field ("xBIN", "ibscriber ID"): measured, holding those too lost a whole reading.
+    if (c.labelBox && c.labelBox.x0 < 0.25 * (c.labelBox.y1 - c.labelBox.y0) && c.caption && endsAnotherCaption(c.caption, name)) continue;
     fields[name] = { value: c.value, confidence: round2(c.confidence) };
     sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr, sureAtMost: c.evidenced ? 1 : UNSURE_AT_MOST };
   }

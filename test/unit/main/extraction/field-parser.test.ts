@@ -653,11 +653,9 @@ describe('a caption cut at the photo\'s left edge', () => {
     expect(fields.rx_bin?.value).toBe('610455');
   });
 
-  it('holds the value for a person when the caption is only its own field\'s', () => {
-    const fields = parse(line(0, 100, 'PCN'), line(300, 100, 'BCTX'), line(40, 160, 'Member ID: W123456789'));
+  it('keeps the value when what is left of the caption is only its own field\'s ("xBIN", "«PCN")', () => {
+    const fields = parse(line(0, 100, '«PCN'), line(300, 100, 'BCTX'), line(0, 160, 'xBIN'), line(300, 160, '011552'));
     expect(fields.rx_pcn?.value).toBe('BCTX');
-    expect(fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
-    // Not cut: as sure as before.
-    expect(parse(line(40, 100, 'PCN'), line(300, 100, 'BCTX')).rx_pcn?.value).toBe('BCTX');
+    expect(fields.rx_bin?.value).toBe('011552');
   });
 });
