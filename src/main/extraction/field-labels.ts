@@ -117,9 +117,11 @@ function lookup(form: string): LabelledField | undefined {
   // letters still say which caption it was.
   const rLost = /^X(BIN|PCN|GRP)#?$/.test(form) ? BY_FORM.get(`R${form}`) : undefined;
   if (rLost) return rLost;
-  // Or its x misread as a letter of the same strokes' width ("Ru GRP", "RAPCN", "KyBIN"): NCPDP's
-  // three letters read exactly after an R-like glyph still say which caption it was.
-  const xMisread = /^[RPFBK][AUKYVH](BIN|PCN|GRP)#?$/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
+  // Or its x misread as a letter of the same strokes' width ("RAPCN", "KyBIN"): NCPDP's three
+  // letters read exactly after an R-like glyph still say which caption it was. Not "Ru GRP":
+  // measured, reading it moved the closer look's region off the other captions (tuning seed 303
+  // lost an id, a BIN and a PCN for the one RxGRP), and a plain GRP is the medical group's.
+  const xMisread = /^[RPFBK][AUKYVH](BIN|PCN)#?$/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
   if (xMisread) return xMisread;
   if (form.length >= 4 && /[ZH]$/.test(form)) {
     const hashed = BY_FORM.get(`${form.slice(0, -1)}#`) ?? (/^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2, -1)}#`) : undefined);

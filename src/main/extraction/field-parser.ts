@@ -692,7 +692,9 @@ const BY_POSITION_AT_MOST = 0.7;
  * saying a caption was meant. A word the card uses for something else is not one.
  */
 function misreadCaption(segment: Segment): OcrWord[] | undefined {
-  const [first, ...rest] = segment.words;
+  const [first, ...after] = segment.words;
+  // NCPDP's three letters read apart after the misread "Rx" ("Ru GRP 2210133") are caption too.
+  const rest = after.length > 1 && /^(BIN|PCN|GRP)[:#.]*$/i.test(after[0].text) ? after.slice(1) : after;
   if (!first || rest.length === 0 || rest.length > 2) return undefined;
   const letters = first.text.replace(/[:#.]+$/, '');
   if (!/^[A-Za-z]{2,6}$/.test(letters) || isCaptionWord(letters) || isCardWord(letters)) return undefined;

@@ -117,8 +117,7 @@ describe('captions outside the standards and misread halves', () => {
     expect(at('Cross Group', 1)).toBeUndefined();
   });
 
-  it('reads NCPDP captions whose x was misread as another letter, as a repair ("Ru GRP", "RAPCN", "KyBIN")', () => {
-    expect(at('Ru GRP RX2076', 0)).toMatchObject({ field: 'rx_group', end: 2, quality: 0.85 });
+  it('reads NCPDP captions whose x was misread as another letter, as a repair ("RAPCN", "KyBIN")', () => {
     expect(at('RAPCN ADV', 0)).toMatchObject({ field: 'rx_pcn', end: 1, quality: 0.85 });
     expect(at('KyBIN 610502', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
     // A plain GRP stays the medical group's caption.

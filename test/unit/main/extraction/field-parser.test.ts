@@ -626,7 +626,7 @@ describe('values that stop where the card prints something else', () => {
     expect(fields.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
   });
 
-  it('reads the Rx group under a misread "Ru GRP" beside the medical group, never sure', () => {
+  it('keeps the medical group under "Group" when the Rx group\'s caption is misread ("Ru GRP"), and the Rx group never sure', () => {
     const fields = parse(
       line(40, 40, 'aetna', 50),
       line(40, 150, 'Name: JOHN SMITH'),
