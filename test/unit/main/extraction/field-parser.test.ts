@@ -604,6 +604,8 @@ describe('a member name printed on two lines', () => {
 });
 
 describe('values that stop where the card prints something else', () => {
+  const member = [line(40, 40, 'aetna', 50), line(40, 150, 'Member Name: JOHN SMITH'), line(40, 210, 'ID#: W123456789')];
+
   it('ends a captioned name at the next caption or the relationship on its line', () => {
     const dob = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member Name: JOHN SMITH DOB: 01/01/1980'), line(40, 210, 'ID#: W123456789'));
     expect(dob.member_name?.value).toBe('JOHN SMITH');
@@ -612,30 +614,23 @@ describe('values that stop where the card prints something else', () => {
   });
 
   it('takes no plan from the start of a copay line, nor an RxGRP from a copay under its caption', () => {
-    const copay = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member Name: JOHN SMITH'), line(40, 210, 'ID#: W123456789'), line(40, 270, 'Plan: Office Visit $20'));
+    const copay = parse(...member, line(40, 270, 'Plan: Office Visit $20'));
     expect(copay.plan_name).toBeUndefined();
-    const dated = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member Name: JOHN SMITH'), line(40, 210, 'ID#: W123456789'), line(40, 270, 'Plan: Choice Plus PPO Effective 01/01/2024'));
+    const dated = parse(...member, line(40, 270, 'Plan: Choice Plus PPO Effective 01/01/2024'));
     expect(dated.plan_name?.value).toBe('Choice Plus PPO');
     const rx = parse(line(40, 40, 'aetna', 50), line(40, 300, 'RxBIN 610502'), line(40, 340, 'RxGRP'), line(300, 340, 'Copay'), line(40, 380, 'Generic $10'));
     expect(rx.rx_group).toBeUndefined();
   });
 
   it('keeps "Benefit Plan" out of the plan it captions, and the value a lead for a person', () => {
-    const fields = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member Name: JOHN SMITH'), line(40, 210, 'ID#: W123456789'), line(40, 270, 'Benefit Plan Select HMO'));
+    const fields = parse(...member, line(40, 270, 'Benefit Plan Select HMO'));
     expect(fields.plan_name?.value).toBe('Select HMO');
     expect(fields.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
   });
 
   it('keeps the medical group under "Group" when the Rx group\'s caption is misread ("Ru GRP"), and the Rx group never sure', () => {
-    const fields = parse(
-      line(40, 40, 'aetna', 50),
-      line(40, 150, 'Name: JOHN SMITH'),
-      line(40, 200, 'ID: W123456789'),
-      line(40, 250, 'Group 0862434'),
-      line(700, 150, 'BIN 610502'),
-      line(700, 200, 'PCN ADV'),
-      line(700, 250, 'Ru GRP RX2076'),
-    );
+    const rxBlock = [line(700, 150, 'BIN 610502'), line(700, 200, 'PCN ADV'), line(700, 250, 'Ru GRP RX2076')];
+    const fields = parse(...member, line(40, 270, 'Group 0862434'), ...rxBlock);
     expect(fields.group_number?.value).toBe('0862434');
     expect(fields.rx_group?.value).toBe('RX2076');
     expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
