@@ -234,7 +234,8 @@ const GUESSED = 0.75;
  * a prefix and digits (RX1234). Repairs only where the code is clearly one kind.
  */
 function rxCode(raw: string): FormattedValue | null {
-  if (PLACEHOLDER.test(raw.trim())) return null;
+  // An amount is a copay table's ("Generic $10"), never an NCPDP code (letters and digits only).
+  if (PLACEHOLDER.test(raw.trim()) || raw.includes('$')) return null;
   const text = compact(raw, /[A-Za-z0-9|-]/).toUpperCase().replace(/\|/g, 'I');
   if (!/^[A-Z0-9-]{2,15}$/.test(text)) return null;
   const letters = text.replace(/[^A-Z]/g, '').length;
@@ -267,9 +268,10 @@ function rxCode(raw: string): FormattedValue | null {
 
 /**
  * Words a name never contains: a "Member Services" line is not a member called Services, and a
- * caption read with a letter wrong ("MEMBFR NAME", "Nombre Miembr0") still holds its NAME.
+ * caption read with a letter wrong ("MEMBFR NAME", "Nombre Miembr0") still holds its NAME. Nor the
+ * captions and values printed after a name on its line ("DOB", "Relationship Self").
  */
-const NOT_NAME = /^(NAMES?|NOMBRES?|APELLIDOS?|SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP)$/;
+const NOT_NAME = /^(NAMES?|NOMBRES?|APELLIDOS?|SERVICES?|HEALTHCARE|HEALTHPLANS?|PLANS|CALL|PHONE|CARD|PLAN|GROUP|ID|NUMBER|NO|MEMBERS|PROVIDERS?|OF|BENEFICIARY|DEPENDENTS?|SPOUSE|COPAYS?|PREFIX|SUFFIX|PHARMACY|WWW|COM|HEALTH|INSURANCE|BENEFITS?|CUSTOMER|QUESTIONS?|TTY|NETWORK|COPAY|DEDUCTIBLE|EFFECTIVE|DATE|ISSUED?|PCP|RX|BIN|PCN|GRP|DOB|BIRTH|SEX|GENDER|RELATIONSHIP|SELF)$/;
 
 /** Generational suffixes: JR, SR, II, III, IV (the name suffix of X12's NM1 and NCPDP's cardholder name). */
 const NAME_SUFFIX = /^(JR|SR|II|III|IV)\.?$/i;
@@ -303,7 +305,19 @@ function commaMisread(raw: string): string {
  * "LAST, FIRST M" and "LAST/FIRST"; digits inside a name are letters misread.
  */
 function memberName(raw: string): FormattedValue | null {
+  // What a card prints after the name on its line is never the name: the next caption ("DOB:",
+  // "Sex:"), the relationship in brackets ("(Self)"), the member's suffix number ("01"). The
+  // caller then tries the words before it. A word glued into the name (J0HN) is another matter.
+  const after = raw.trim().split(/\s+/).slice(1);
+  if (after.some((w) => /\p{L}:$/u.test(w) || /^\d+$/.test(w)) || /[()]/.test(raw)) return null;
   let repairs = lostGlyphs(raw);
+  // A word and a colon before the name is a caption, known or not ("Primary: JOHN SMITH"): an
+  // unknown one is the reader's guess, so a repair (a known one never reaches here).
+  const caption = /^\s*\p{L}[\p{L}'.]*:\s+(?=\S+\s+\S)/u.exec(raw);
+  if (caption) {
+    raw = raw.slice(caption[0].length);
+    repairs++;
+  }
   const withComma = commaMisread(raw);
   if (withComma !== raw) repairs++;
   let text = withComma.replace(/[^\p{L}\p{N}\s,/.'-]/gu, ' ').replace(/\s+/g, ' ').trim();

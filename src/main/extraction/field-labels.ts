@@ -37,8 +37,17 @@ const LABELS: Record<LabelledField, string[]> = {
     'NAMEOFBENEFICIARY', 'BENEFICIARY', 'BENEFICIARYNAME', 'MEMBERSNAME',
     'NOMBRE', 'NOMBREDELMIEMBRO', 'NOMBREDELAFILIADO', 'NOMBREDELSUSCRIPTOR', 'NOMBREDELBENEFICIARIO', 'MIEMBRO', 'AFILIADO', 'SUSCRIPTOR',
   ],
-  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT', 'NOMBREDELPLAN', 'TIPODEPLAN'],
+  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT', 'NOMBREDELPLAN', 'TIPODEPLAN', 'BENEFITPLAN'],
 };
+
+/**
+ * Captions payers print that WEDI's and INCITS 284's lists do not name ("Benefit Plan  Select
+ * HMO"): they say where the value is, not that the line is what the standard means by the field,
+ * so a value under one is a lead for a person (its quality keeps it under "check this"). Without
+ * the caption the whole line, caption and all, was taken for the plan's name.
+ */
+const OUTSIDE_THE_STANDARDS = new Set(['BENEFITPLAN']);
+const OUTSIDE_QUALITY = 0.9;
 
 const BY_FORM = new Map<string, LabelledField>();
 for (const [field, forms] of Object.entries(LABELS) as [LabelledField, string[]][]) for (const form of forms) BY_FORM.set(form, field);
@@ -108,6 +117,12 @@ function lookup(form: string): LabelledField | undefined {
   // letters still say which caption it was.
   const rLost = /^X(BIN|PCN|GRP)#?$/.test(form) ? BY_FORM.get(`R${form}`) : undefined;
   if (rLost) return rLost;
+  // Or its x misread as a letter of the same strokes' width ("RAPCN", "KyBIN"): NCPDP's three
+  // letters read exactly after an R-like glyph still say which caption it was. Not "Ru GRP":
+  // measured, reading it moved the closer look's region off the other captions (tuning seed 303
+  // lost an id, a BIN and a PCN for the one RxGRP), and a plain GRP is the medical group's.
+  const xMisread = /^[RPFBK][AUKYVH](BIN|PCN)#?$/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
+  if (xMisread) return xMisread;
   if (form.length >= 4 && /[ZH]$/.test(form)) {
     const hashed = BY_FORM.get(`${form.slice(0, -1)}#`) ?? (/^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2, -1)}#`) : undefined);
     if (hashed) return hashed;
@@ -122,6 +137,19 @@ function lookup(form: string): LabelledField | undefined {
     if ((long || (hashed && known.endsWith('#')) || (rxLabel && known.startsWith('RX'))) && withinOneEdit(form, known)) return field;
   }
   return undefined;
+}
+
+/** Whether a word is a slash or one of the field's one-word captions, a letter or so misread. */
+function translationOf(word: string, field: LabelledField): boolean {
+  if (word.endsWith('/')) return true;
+  const form = labelForm(word);
+  return form.length >= 4 && LABELS[field].some((known) => known.length >= 4 && withinOneEdit(form, known));
+}
+
+/** Whether a caption as read is the end of another field's caption ("GRP" of RxGRP, "Name" of Plan Name). */
+export function endsAnotherCaption(caption: string, field: LabelledField): boolean {
+  const form = labelForm(caption.replace(/\s+/g, ''));
+  return form.length > 0 && [...BY_FORM].some(([known, other]) => other !== field && known !== form && known.endsWith(form));
 }
 
 export interface LabelMatch {
@@ -186,7 +214,9 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
     form += labelForm(token);
     if (form.length > LONGEST + 1) break;
     const field = lookup(form);
-    if (field) best = { field, start: i, end: k + 1, quality: BY_FORM.has(form) ? 1 : 0.85 };
+    // "Benefit Plan:" ends in the standard's own "Plan:", colon and all: as sure as that caption.
+    const outside = OUTSIDE_THE_STANDARDS.has(form) && !token.endsWith(':');
+    if (field) best = { field, start: i, end: k + 1, quality: !BY_FORM.has(form) ? 0.85 : outside ? OUTSIDE_QUALITY : 1 };
   }
   if (!best) return undefined;
   // The caption's translation after a slash ("Medicare Number/Número de Medicare", "Nombre /
@@ -198,8 +228,10 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
     while (end < tokens.length && end - best.end < 5 && isCaptionWord(tokens[end])) end++;
     best = { ...best, end, translated: true };
   }
-  // Two words make a label clear enough mid-line too: "… GROUP NUMBER 680765".
-  if (midSegment && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1]) && best.end - best.start < 2) return undefined;
+  // Two words make a label clear enough mid-line too: "… GROUP NUMBER 680765". So does the
+  // other half of a bilingual caption before it, after a slash or one letter misread with the
+  // slash lost ("Grupa Group" of "Grupo / Group").
+  if (midSegment && !translationOf(tokens[i - 1] ?? '', best.field) && !DISTINCTIVE.has(best.field) && !/[:#]$/.test(tokens[best.end - 1]) && best.end - best.start < 2) return undefined;
   // A caption's closing "Number" or "No." beyond the wordings above ("Subscriber ID Number",
   // "Policy Number No."): more caption, never the start of a code or an id.
   if (!best.rest && !FREE_TEXT.has(best.field) && best.end < tokens.length - 1 && NUMBER_WORD.test(plainWord(tokens[best.end]))) best = { ...best, end: best.end + 1 };

@@ -2,7 +2,7 @@ import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, ty
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
 import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
-import { labelAt, withinOneEdit, type LabelledField } from './field-labels';
+import { endsAnotherCaption, labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { UNSURE_AT_MOST } from '../../shared/review-threshold';
 import { matchPayerLines, payerNames } from './payer-match';
@@ -28,6 +28,8 @@ interface Candidate {
   label?: Segment;
   /** Where the caption's own words were read: a value's place beside it says whether its start was lost. */
   labelBox?: OcrBox;
+  /** The caption's words as read. */
+  caption?: string;
   /**
    * The value rests on a standard caption and the standard shape, each read as printed, and
    * nothing since has put it in doubt: only then may it be sure, now or after a closer look.
@@ -217,7 +219,7 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
   const evidenced = isEvidenced(source, quality, formatted) && readCleanly(field, formatted.value, words) && !planNumberUnchecked(field, formatted.value);
   if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);
-  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, evidenced };
+  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, caption: label?.labelWords.map((w) => w.text).join(' '), evidenced };
 }
 
 /**
@@ -263,6 +265,9 @@ function candidateFromValueWords(field: LabelledField, rest: string | undefined,
   for (let n = last; n >= (rest ? 0 : 1); n--) {
     const used = words.slice(0, n);
     const raw = [rest ?? '', ...used.map((w) => w.text)].join(' ').trim();
+    // A plan cut from a longer line ("Gold 1500 EPO  Effective 01/01/2024") shows it is a
+    // product's name by a plan word; the start of a copay line ("Office Visit $20") does not.
+    if (field === 'plan_name' && n < last && !namesAProduct(raw)) continue;
     const c = candidate(field, raw, used.length > 0 ? used : hit.labelWords.slice(-1), source, quality, segment, hit);
     if (c) return c;
   }
@@ -469,6 +474,11 @@ function unlabelledName(segments: Segment[], used: Set<Segment>, anchor: Segment
 
 /** Words that make a line a plan's product name: plan types and the words products are named with. */
 const PLAN_TYPE = /\b(BLUE(?!CROSS|SHIELD)[A-Z]{4,}|PPO|HMO|POS|EPO|HDHP|HSA|PLUS|CHOICE|ADVANTAGE|SELECT|GOLD|SILVER|BRONZE|PLATINUM|ESSENTIALS?|PREMIER|FREEDOM|LIBERTY|METRO|MEDI-CAL|MARKETPLACE|LOCALPLUS|NAVIGATE|OPTIONS|CORE|SAVINGS|OAP|PLAN|BALANCED|SECURE|DUAL|COVERED|MANAGED|OPEN ACCESS|HEALTHY|COMMUNITY|CARE \d+)\b/gi;
+/** Whether a line holds a word products are named with (PLAN_TYPE, without its global flag's state). */
+function namesAProduct(text: string): boolean {
+  return new RegExp(PLAN_TYPE.source, 'i').test(text);
+}
+
 /** Words of sentences and of other lines: a plan name is a name, not a sentence. */
 const SENTENCE_WORDS = /\b(with|by|for|to|and|out|from|your|you|is|are|this|only)\b/i;
 
@@ -682,7 +692,9 @@ const BY_POSITION_AT_MOST = 0.7;
  * saying a caption was meant. A word the card uses for something else is not one.
  */
 function misreadCaption(segment: Segment): OcrWord[] | undefined {
-  const [first, ...rest] = segment.words;
+  const [first, ...after] = segment.words;
+  // NCPDP's three letters read apart after the misread "Rx" ("Ru GRP 2210133") are caption too.
+  const rest = after.length > 1 && /^(BIN|PCN|GRP)[:#.]*$/i.test(after[0].text) ? after.slice(1) : after;
   if (!first || rest.length === 0 || rest.length > 2) return undefined;
   const letters = first.text.replace(/[:#.]+$/, '');
   if (!/^[A-Za-z]{2,6}$/.test(letters) || isCaptionWord(letters) || isCardWord(letters)) return undefined;
@@ -853,6 +865,11 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
       c.confidence *= 0.8;
       doubt(c);
     }
+    // So may a caption that starts at the photo's left edge have lost its start, cut by a crop:
+    // where what is left is the end of another field's caption ("GRP" of "RxGRP") the value may
+    // be that field's, and "not found" beats the guess. Any other caption cut there still says
+    // its field ("xBIN", "ibscriber ID"): measured, holding those too lost a whole reading.
+    if (c.labelBox && c.labelBox.x0 < 0.25 * (c.labelBox.y1 - c.labelBox.y0) && c.caption && endsAnotherCaption(c.caption, name)) continue;
     fields[name] = { value: c.value, confidence: round2(c.confidence) };
     sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr, sureAtMost: c.evidenced ? 1 : UNSURE_AT_MOST };
   }

@@ -285,3 +285,37 @@ describe('misreads a field\'s own alphabet rules out (issue 25), held under "che
     expect(FIELD_FORMATS.member_name('JOHN Q PUBLIC')).toMatchObject({ value: 'JOHN Q PUBLIC', repairs: 0 });
   });
 });
+
+describe('what a card prints after a name on its line is not the name', () => {
+  it('refuses a line holding the next caption, a relationship in brackets or the member suffix, so the words before it are tried', () => {
+    // X12's NM1 carries the name alone; the card prints the date of birth, the relationship and
+    // the member's two-digit suffix (BlueCard's "01") beside it.
+    expect(FIELD_FORMATS.member_name('JOHN SMITH DOB: 01/01/1980')).toBeNull();
+    expect(FIELD_FORMATS.member_name('JOHN SMITH Sex: M')).toBeNull();
+    expect(FIELD_FORMATS.member_name('JOHN SMITH (Self)')).toBeNull();
+    expect(FIELD_FORMATS.member_name('JOHN SMITH 01')).toBeNull();
+    expect(FIELD_FORMATS.member_name('JOHN SMITH')).toMatchObject({ value: 'JOHN SMITH', fit: 1, repairs: 0 });
+    // A digit inside a word is a letter misread, as before.
+    expect(FIELD_FORMATS.member_name('J0HN SMITH')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
+  });
+
+  it('drops a caption it does not know before the name, as a repair', () => {
+    expect(FIELD_FORMATS.member_name('Primary: JOHN SMITH')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('SMITH, JOHN')).toMatchObject({ value: 'JOHN SMITH', repairs: 0 });
+  });
+});
+
+describe('an amount is never an NCPDP code', () => {
+  it('refuses a copay line read under an RxGRP or RxPCN caption', () => {
+    expect(FIELD_FORMATS.rx_group('Generic $10')).toBeNull();
+    expect(FIELD_FORMATS.rx_pcn('$25')).toBeNull();
+    expect(FIELD_FORMATS.rx_group('RX2076')).toMatchObject({ value: 'RX2076', repairs: 0 });
+  });
+});
+
+describe('the words printed beside a name', () => {
+  it('are no part of it, with or without their colon', () => {
+    expect(FIELD_FORMATS.member_name('JOHN SMITH Relationship Self')).toBeNull();
+    expect(FIELD_FORMATS.member_name('JOHN SMITH DOB 01/01/1980')).toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { labelAt, misreadCaptionOf } from '@src/main/extraction/field-labels';
+import { endsAnotherCaption, labelAt, misreadCaptionOf } from '@src/main/extraction/field-labels';
 
 const label = (text: string, mid = false) => {
   const m = labelAt(text.split(' '), 0, mid);
@@ -99,5 +99,37 @@ describe('a long caption misread in two letters (issue 25)', () => {
     expect(misreadCaptionOf('Beneficiory', 'member_name')).toBe(true);
     expect(misreadCaptionOf('Maria', 'member_name')).toBe(false);
     expect(misreadCaptionOf('Caroline', 'member_name')).toBe(false);
+  });
+});
+
+describe('captions outside the standards and misread halves', () => {
+  const at = (text: string, i: number) => labelAt(text.split(' '), i, i > 0);
+
+  it('reads "Benefit Plan" as the plan caption, sure only where it ends in the standard "Plan:"', () => {
+    expect(at('Benefit Plan Select HMO', 0)).toMatchObject({ field: 'plan_name', end: 2, quality: 0.9 });
+    expect(at('Benefit Plan: Choice Plus PPO', 0)).toMatchObject({ field: 'plan_name', end: 2, quality: 1 });
+  });
+
+  it('takes the English half of a bilingual caption after a slash or a misread Spanish half', () => {
+    expect(at('Grupa Group', 1)).toMatchObject({ field: 'group_number', quality: 1 });
+    expect(at('Grupo/ Group', 1)).toMatchObject({ field: 'group_number' });
+    // Without either, a bare word mid-line is no caption ("Blue Cross Group").
+    expect(at('Cross Group', 1)).toBeUndefined();
+  });
+
+  it('reads NCPDP captions whose x was misread as another letter, as a repair ("RAPCN", "KyBIN")', () => {
+    expect(at('RAPCN ADV', 0)).toMatchObject({ field: 'rx_pcn', end: 1, quality: 0.85 });
+    expect(at('KyBIN 610502', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
+    // A plain GRP stays the medical group's caption.
+    expect(at('GRP 0862434', 0)).toMatchObject({ field: 'group_number', quality: 1 });
+  });
+});
+
+describe('captions that end another field\'s caption', () => {
+  it('knows "GRP" and "Group" end the Rx group\'s captions, and "Member ID" ends none', () => {
+    expect(endsAnotherCaption('GRP', 'group_number')).toBe(true);
+    expect(endsAnotherCaption('«Group', 'group_number')).toBe(true);
+    expect(endsAnotherCaption('Member ID', 'member_id')).toBe(false);
+    expect(endsAnotherCaption('RxBIN', 'rx_bin')).toBe(false);
   });
 });

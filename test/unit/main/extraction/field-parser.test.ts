@@ -602,3 +602,55 @@ describe('a member name printed on two lines', () => {
     expect(parse(line(40, 100, 'MEMBER NAME', 16), line(40, 130, 'MARIA RODRIGUEZ'), line(40, 160, 'LOPEZ')).member_name?.value).toBe('MARIA RODRIGUEZ');
   });
 });
+
+describe('values that stop where the card prints something else', () => {
+  const member = [line(40, 40, 'aetna', 50), line(40, 150, 'Member Name: JOHN SMITH'), line(40, 210, 'ID#: W123456789')];
+
+  it('ends a captioned name at the next caption or the relationship on its line', () => {
+    const dob = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member Name: JOHN SMITH DOB: 01/01/1980'), line(40, 210, 'ID#: W123456789'));
+    expect(dob.member_name?.value).toBe('JOHN SMITH');
+    const self = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Subscriber: JOHN SMITH (Self)'), line(40, 210, 'ID#: W123456789'));
+    expect(self.member_name?.value).toBe('JOHN SMITH');
+  });
+
+  it('takes no plan from the start of a copay line, nor an RxGRP from a copay under its caption', () => {
+    const copay = parse(...member, line(40, 270, 'Plan: Office Visit $20'));
+    expect(copay.plan_name).toBeUndefined();
+    const dated = parse(...member, line(40, 270, 'Plan: Choice Plus PPO Effective 01/01/2024'));
+    expect(dated.plan_name?.value).toBe('Choice Plus PPO');
+    const rx = parse(line(40, 40, 'aetna', 50), line(40, 300, 'RxBIN 610502'), line(40, 340, 'RxGRP'), line(300, 340, 'Copay'), line(40, 380, 'Generic $10'));
+    expect(rx.rx_group).toBeUndefined();
+  });
+
+  it('keeps "Benefit Plan" out of the plan it captions, and the value a lead for a person', () => {
+    const fields = parse(...member, line(40, 270, 'Benefit Plan Select HMO'));
+    expect(fields.plan_name?.value).toBe('Select HMO');
+    expect(fields.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
+  it('keeps the medical group under "Group" when the Rx group\'s caption is misread ("Ru GRP"), and the Rx group never sure', () => {
+    const rxBlock = [line(700, 150, 'BIN 610502'), line(700, 200, 'PCN ADV'), line(700, 250, 'Ru GRP RX2076')];
+    const fields = parse(...member, line(40, 270, 'Group 0862434'), ...rxBlock);
+    expect(fields.group_number?.value).toBe('0862434');
+    expect(fields.rx_group?.value).toBe('RX2076');
+    expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+});
+
+describe('a caption cut at the photo\'s left edge', () => {
+  // A closer look's crop of the pharmacy block: "RxGRP" with its "Rx" outside the crop, the "«"
+  // the glyph it cut.
+  const crop = (caption: string) => [line(0, 100, caption), line(300, 100, '2210133'), line(0, 160, 'RxBIN'), line(300, 160, '610455')];
+
+  it('gives no value when the caption left is the end of another field\'s caption ("GRP" of RxGRP)', () => {
+    const fields = parse(...crop('«GRP'));
+    expect(fields.group_number).toBeUndefined();
+    expect(fields.rx_bin?.value).toBe('610455');
+  });
+
+  it('keeps the value when what is left of the caption is only its own field\'s ("xBIN", "«PCN")', () => {
+    const fields = parse(line(0, 100, '«PCN'), line(300, 100, 'BCTX'), line(0, 160, 'xBIN'), line(300, 160, '011552'));
+    expect(fields.rx_pcn?.value).toBe('BCTX');
+    expect(fields.rx_bin?.value).toBe('011552');
+  });
+});
