@@ -99,6 +99,9 @@ function checkInvariants(real: Real, afterPump: boolean): void {
   }
   // The idempotency layer never committed a key twice.
   for (const [key, commits] of real.upstream.commits) expect(commits, key).toBe(1);
+  // The kept counts (outbox_state_counts) agree with the entries, whatever changed them.
+  const counted = Object.fromEntries(ALL_STATES.map((state) => [state, all.filter((e) => e.state === state).length]));
+  expect(stateCounts(real.host.database.db)).toEqual(counted);
 }
 
 class CreatePatient implements fc.AsyncCommand<Model, Real> {
