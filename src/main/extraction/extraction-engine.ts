@@ -326,7 +326,9 @@ export function cutThroughPrint(page: Pick<OcrPage, 'lines' | 'width' | 'height'
  * Two warm tesseract.js workers (started on the first card, or by `warmUp`), reused for
  * every card and every photo: the cross-checks of a card's codes run on both at once (and,
  * with `splitSides`, a side's two halves); recognition runs in worker threads, so the main
- * process stays responsive. Nothing is fetched: the language data is read from node_modules.
+ * process stays responsive. A third worker holds the first reading's own model (tessdata_fast,
+ * `firstLangPath`). Nothing is fetched: the language data is read from node_modules and the
+ * repository's `assets/tessdata/fast`.
  */
 export function createExtractionEngine(options: ExtractionEngineOptions = {}): ExtractionEngine {
   const makeWorker = options.createOcrWorker ?? createOcrWorker;
