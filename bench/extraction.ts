@@ -1,7 +1,7 @@
 import { createWorker } from 'tesseract.js';
 import { generateCards } from '../scripts/generate-cards';
 import { createExtractionEngine } from '@src/main/extraction/extraction-engine';
-import { fastLangPath, offlineTesseractOptions } from '@src/main/extraction/ocr-worker';
+import { offlineTesseractOptions } from '@src/main/extraction/ocr-worker';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 import { median, percentile, type BenchResult, type Benchmark } from './harness';
 
@@ -10,10 +10,8 @@ import { median, percentile, type BenchResult, type Benchmark } from './harness'
  * card in the photo, image preparation, quality gate, OCR passes, field re-reads, parsing,
  * payer matching against the directory) against the raw limit, a bare
  * tesseract.js recognize of the same image with the same offline language data and no
- * preparation or parsing, with the bundled `4.0.0_best_int` model (the engine's second
- * readings). The engine reads a card first with tessdata_fast (`fastLangPath()`): a bare fast
- * recognize of the same image is printed beside it, the floor of that first reading alone. And
- * the time to start the OCR workers (two best_int, one fast), against a bare best_int `createWorker`.
+ * preparation or parsing, with the model the engine reads with (`4.0.0_best_int`). And the time to start the OCR workers, against a bare
+ * `createWorker` with the same options.
  */
 export const extraction: Benchmark = async ({ quick }) => {
   const count = quick ? 12 : 40;
@@ -42,20 +40,15 @@ export const extraction: Benchmark = async ({ quick }) => {
   // COVERDESK_BENCH_SPLIT=on|off: the engine's splitSides (each side read as two halves on
   // the two workers) forced either way, to time both on the same machine; unset, the default.
   const split = process.env.COVERDESK_BENCH_SPLIT;
-  // COVERDESK_BENCH_FIRST=best: the first reading by best_int too (the engine before the fast
-  // first reading), to time both on the same machine; unset, the default (tessdata_fast first).
   const engine = createExtractionEngine({
     ...(split === 'on' || split === 'off' ? { splitSides: split === 'on' } : {}),
-    ...(process.env.COVERDESK_BENCH_FIRST === 'best' ? { firstLangPath: null } : {}),
   });
   const bare = await createWorker('eng', 1, offlineTesseractOptions());
-  const bareFast = await createWorker('eng', 1, offlineTesseractOptions(fastLangPath()));
   try {
     await engine.warmUp();
     const ours: number[] = [];
     const oursCpu: number[] = [];
     const raw: number[] = [];
-    const rawFast: number[] = [];
     for (const [i, card] of cards.entries()) {
       const measured = i >= warmup;
       // Interleaved, card by card, so machine noise hits both alike.
@@ -71,17 +64,11 @@ export const extraction: Benchmark = async ({ quick }) => {
       started = process.hrtime.bigint();
       await bare.recognize(card.bytes);
       if (measured) raw.push(Number(process.hrtime.bigint() - started) / 1e6);
-      started = process.hrtime.bigint();
-      await bareFast.recognize(card.bytes);
-      if (measured) rawFast.push(Number(process.hrtime.bigint() - started) / 1e6);
     }
     const p50 = median(ours);
     const results: BenchResult[] = [
       { name: 'extraction.card.p50', value: p50, unit: 'ms', baseline: median(raw), ratio: median(raw) / p50, goal: '< 500 ms', met: p50 < 500 },
       { name: 'extraction.card.p90', value: percentile(ours, 90), unit: 'ms', baseline: percentile(raw, 90), ratio: percentile(raw, 90) / percentile(ours, 90), goal: '< 1000 ms', met: percentile(ours, 90) < 1000 },
-      // The first reading's model alone, bare: what a card costs at least before anything else.
-      { name: 'extraction.bare_fast.p50', value: median(rawFast), unit: 'ms', baseline: null, ratio: null },
-      { name: 'extraction.bare_fast.p90', value: percentile(rawFast, 90), unit: 'ms', baseline: null, ratio: null },
       // Process CPU (main thread, OCR worker thread and sharp's threads): what the card costs a 2-core desk.
       { name: 'extraction.card.cpu_p50', value: median(oursCpu), unit: 'ms', baseline: null, ratio: null },
       { name: 'extraction.worker_start', value: median(ourStarts), unit: 'ms', baseline: median(rawStarts), ratio: median(rawStarts) / median(ourStarts) },
@@ -90,6 +77,5 @@ export const extraction: Benchmark = async ({ quick }) => {
   } finally {
     await engine.close();
     await bare.terminate();
-    await bareFast.terminate();
   }
 };

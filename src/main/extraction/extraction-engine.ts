@@ -8,7 +8,7 @@ import { asExtractionFailure, ExtractionFailure } from './extraction-failure';
 import { FIELD_FORMATS, type FormattedValue } from './field-formats';
 import type { LabelledField } from './field-labels';
 import { readCardFields, UNSURE_AT_MOST, type FieldSource, type FieldSources } from './field-parser';
-import { createOcrWorker, fastLangPath, joinPages, type OcrBox, type OcrPage, type OcrWord, type OcrWorker, type OcrWorkerOptions } from './ocr-worker';
+import { createOcrWorker, joinPages, type OcrBox, type OcrPage, type OcrWord, type OcrWorker, type OcrWorkerOptions } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
 import { crop, enlargeRegion, halvesForOcr, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
 
@@ -35,15 +35,6 @@ export interface ExtractionResult {
 export interface ExtractionEngineOptions {
   /** The folder holding `eng.traineddata.gz`; defaults to the bundled `@tesseract.js-data/eng`. */
   langPath?: string;
-  /**
-   * The model of a card's first reading only (the global-threshold pass over the card found),
-   * read by a worker of its own; every later reading (the other passes, the whole photo, small
-   * print, re-reads, cross-checks) uses `langPath`'s. Default: tessdata_fast kept in the
-   * repository (`fastLangPath()`), a quarter cheaper in CPU a card with no field lost on the
-   * tuning seeds (docs/decisions.md, "The fast model as the first reading"). `null`: the first
-   * reading is `langPath`'s too.
-   */
-  firstLangPath?: string | null;
   /** A single recognition that takes longer fails the card and restarts the worker. */
   timeoutMs?: number;
   /** Ids and timings only: card text is PHI. */
@@ -104,11 +95,8 @@ interface Pass {
   /** Tesseract variables for this pass only. */
   params: Record<string, string>;
   invert?: boolean;
-  /**
-   * Whether the fields so far (and the text read so far) call for this pass; `byFirstModel`:
-   * the first reading was `firstLangPath`'s model.
-   */
-  needed(fields: ExtractedFields, text: string, byFirstModel: boolean): boolean;
+  /** Whether the fields so far (and the text read so far) call for this pass. */
+  needed(fields: ExtractedFields, text: string): boolean;
 }
 
 /** The Rx labels as a first reading may have them ("RxPCN", "PCI" for a small "PCN"; "PCP" is another thing). */
@@ -133,13 +121,10 @@ const PASSES: Pass[] = [
     // A BIN without its PCN (or the other way round) is an Rx block half read, when the
     // other label is printed: many cards print a BIN and no PCN at all (measured: those
     // were a tenth of the generated cards, each paying a whole second pass for nothing).
-    // After the fast model, an Rx group read with neither BIN nor PCN whose captions are
-    // printed is a block whose captions it misread ("BIN¢", "PcnN").
-    needed: (fields, text, byFirstModel) =>
+    needed: (fields, text) =>
       KEY_FIELDS.some((f) => !fields[f]) ||
       (!!fields.rx_bin && !fields.rx_pcn && PCN_LABEL.test(text)) ||
       (!fields.rx_bin && !!fields.rx_pcn && BIN_LABEL.test(text)) ||
-      (byFirstModel && !fields.rx_bin && !fields.rx_pcn && !!fields.rx_group && (BIN_LABEL.test(text) || PCN_LABEL.test(text))) ||
       EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
   },
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
@@ -252,28 +237,8 @@ const REREAD_MARGIN = 0.2;
 /** Codes a misread character leaves well formed (every digit string is a BIN): read twice when only fairly sure. */
 const CROSS_CHECKED: LabelledField[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
 const CROSS_CHECK_BELOW = 0.92;
-/**
- * Values the first reading's own model (`firstLangPath`) gave at or above "check this", read
- * again by the main model whatever their confidence: names and plans have no shape to catch a
- * misread letter (the fast model read "DANTEL" for DANIEL at 91).
- */
-const FIRST_MODEL_CHECKED: LabelledField[] = ['member_name', 'plan_name'];
 /** Two readings that disagree: below "check this". */
 const DISAGREED = 0.7;
-
-/**
- * Whether a value read again says what the first reading said: a name's words in any order
- * (a line read alone has no caption to say which order it is in), a name's and a plan's
- * whatever their case; codes character for character.
- */
-export function sameReading(field: LabelledField, again: string, first: string): boolean {
-  if (field !== 'member_name' && field !== 'plan_name') return again === first;
-  const words = (text: string) => {
-    const list = text.toUpperCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
-    return (field === 'member_name' ? list.sort() : list).join(' ');
-  };
-  return words(again) === words(first);
-}
 
 /**
  * The confidence of a value read again, closer, that replaces the first reading. It carries
@@ -326,19 +291,11 @@ export function cutThroughPrint(page: Pick<OcrPage, 'lines' | 'width' | 'height'
  * Two warm tesseract.js workers (started on the first card, or by `warmUp`), reused for
  * every card and every photo: the cross-checks of a card's codes run on both at once (and,
  * with `splitSides`, a side's two halves); recognition runs in worker threads, so the main
- * process stays responsive. A third worker holds the first reading's own model (tessdata_fast,
- * `firstLangPath`). Nothing is fetched: the language data is read from node_modules and the
- * repository's `assets/tessdata/fast`.
+ * process stays responsive. Nothing is fetched: the language data is read from node_modules.
  */
 export function createExtractionEngine(options: ExtractionEngineOptions = {}): ExtractionEngine {
   const makeWorker = options.createOcrWorker ?? createOcrWorker;
   const workers: OcrWorker[] = Array.from({ length: OCR_WORKERS }, () => makeWorker({ langPath: options.langPath, timeoutMs: options.timeoutMs }));
-  const firstLangPath = options.firstLangPath === undefined ? fastLangPath() : options.firstLangPath;
-  if (firstLangPath !== null) workers.push(makeWorker({ langPath: firstLangPath, timeoutMs: options.timeoutMs }));
-  /** The lane of a card's first reading: a worker of its own when it has a model of its own. */
-  const firstLane = firstLangPath !== null ? OCR_WORKERS : undefined;
-  /** Where each value read by the first reading's own model was read. */
-  const byFirstModel = new WeakSet<FieldSource>();
   const log = options.log ?? (() => {});
   const decodeBarcodes = options.decodeBarcodes ?? decodeWithZxing;
   const { profile } = options;
@@ -465,10 +422,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    */
   async function crossCheck(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
     const sure = (field: LabelledField) => !!read.fields[field] && !!read.sources[field] && read.fields[field].confidence >= REVIEW_BELOW;
-    const checked = [
-      ...CROSS_CHECKED.filter((field) => sure(field) && read.fields[field]!.confidence < CROSS_CHECK_BELOW),
-      ...FIRST_MODEL_CHECKED.filter((field) => sure(field) && byFirstModel.has(read.sources[field]!)),
-    ];
+    const checked = CROSS_CHECKED.filter((field) => sure(field) && read.fields[field]!.confidence < CROSS_CHECK_BELOW);
     // Each code is checked on its own: the checks share the two workers.
     await allSettledOrThrow(
       checked.map(async (field, i) => {
@@ -476,7 +430,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         const source = read.sources[field]!;
         const words = await readAlone(ocr, 'cross-check', prepared[source.page], source.box, i % OCR_WORKERS);
         const again = words.length > 0 ? FIELD_FORMATS[field](words.map((w) => w.text).join(' ')) : null;
-        if (!again || !sameReading(field, again.value, current.value)) current.confidence = Math.min(current.confidence, DISAGREED);
+        if (again?.value !== current.value) current.confidence = Math.min(current.confidence, DISAGREED);
       }),
     );
     return checked.map((field) => `check:${field}`);
@@ -494,14 +448,11 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     const read = { fields: {} as ExtractedFields, sources: {} as FieldSources };
     let firstPages: OcrPage[] = [];
     for (const pass of PASSES) {
-      if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'), tag === '' && firstLane !== undefined)) continue;
-      // Only the card's first reading goes to the first reading's model (both sides in turn).
-      const first = tag === '' && pass === PASSES[0] ? firstLane : undefined;
+      if (!pass.needed(read.fields, firstPages.map((p) => p.text).join('\n'))) continue;
       // A photo of both sides: each side on its own worker, both at once.
-      const pages = await allSettledOrThrow(prepared.map((image, i) => recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert, first ?? i % OCR_WORKERS)));
+      const pages = await allSettledOrThrow(prepared.map((image, i) => recognizeSide(ocr, tag + pass.name, image, pass.params, !!pass.invert, i % OCR_WORKERS)));
       if (firstPages.length === 0) firstPages = pages;
       const found = timed(profile, 'parse+payer', () => readCardFields(pages, context));
-      if (first !== undefined) for (const source of Object.values(found.sources)) if (source) byFirstModel.add(source);
       merge(read, found);
       ran.push(tag + pass.name);
     }

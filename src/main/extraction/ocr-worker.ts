@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { createWorker, type Page, type Worker } from 'tesseract.js';
 
@@ -70,20 +69,6 @@ export function unpacked(file: string): string {
 /** The language data shipped in node_modules: nothing is fetched from a CDN. */
 export function bundledLangPath(): string {
   return unpacked(path.join(path.dirname(require.resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int'));
-}
-
-/**
- * tesseract's fast English model (tessdata_fast), kept in the repository under
- * `assets/tessdata/fast` (no npm package ships it; `scripts/tessdata-fast.ts` re-creates it),
- * found by walking up from this module: the same code runs from src/ under tsx and vitest, from
- * out/main when built, and from the packaged app's asar (unpacked: electron-builder.yml).
- */
-export function fastLangPath(start = __dirname): string {
-  for (let dir = start; ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, 'assets', 'tessdata', 'fast');
-    if (fs.existsSync(path.join(candidate, 'eng.traineddata.gz'))) return unpacked(candidate);
-    if (path.dirname(dir) === dir) throw new Error(`No assets/tessdata/fast/eng.traineddata.gz above ${start}`);
-  }
 }
 
 /**

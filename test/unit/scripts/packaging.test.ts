@@ -1,11 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateIcons, ICNS_TYPES } from '../../../scripts/generate-icons';
-import { checkModel, MODEL_FILE } from '../../../scripts/tessdata-fast';
-import { fastLangPath } from '@src/main/extraction/ocr-worker';
 import { makeTempDir } from '@test/support/temp-dir';
 
 /**
@@ -70,24 +67,6 @@ describe('electron-builder configuration', () => {
     expect(scripts.dist).toMatch(/npm run build && npm run icons && electron-builder .*--publish never/);
     expect(scripts['dist:win']).toMatch(/--win/);
     expect(scripts['dist:mac']).toMatch(/--mac/);
-  });
-});
-
-describe('the fast OCR model kept in the repository', () => {
-  it('is the model Debian ships (its sha256), found by the app from its own code, and packed unpacked', () => {
-    expect(checkModel()).toBeUndefined();
-    expect(path.join(fastLangPath(), 'eng.traineddata.gz')).toBe(MODEL_FILE);
-    expect(fs.existsSync(path.join(path.dirname(MODEL_FILE), 'README.md'))).toBe(true);
-    expect(config.files).toContain('assets/tessdata/fast/eng.traineddata.gz');
-    // tesseract.js's worker reads the file by path: it must be outside the asar.
-    expect(config.asarUnpack).toContain('assets/tessdata/fast/**');
-  });
-
-  it('is refused when the file is not that model', () => {
-    const other = path.join(temp.dir, 'eng.traineddata.gz');
-    fs.writeFileSync(other, zlib.gzipSync(Buffer.from('not a model')));
-    expect(checkModel(other)).toMatch(/sha256 [0-9a-f]{64}, not 7d4322bd/);
-    expect(checkModel(path.join(temp.dir, 'missing.gz'))).toMatch(/missing: run npx tsx scripts\/tessdata-fast\.ts/);
   });
 });
 

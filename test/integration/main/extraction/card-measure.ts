@@ -11,10 +11,7 @@
  * values at or above 0.8). `--profile` adds where the time goes: per step of the reader
  * (preparing, each OCR pass, the re-reads, parsing, the barcode look), on how many cards it
  * ran and its milliseconds per card. `--lang-path` reads with another tesseract language data folder
- * (to compare models on the same cards), every reading;
- * `--first-lang-path DIR|none` the card's first reading only (the engine's `firstLangPath`: by
- * default the repository's tessdata_fast, or `--lang-path`'s model when that is given; `none`:
- * the first reading by `--lang-path`'s model, best_int by default, as before the fast first reading). `--held-out N` still measures N cards of the older held-out styles.
+ * (to compare models on the same cards), every reading. `--held-out N` still measures N cards of the older held-out styles.
  * The accuracy test prints the same tables.
  */
 import fs from 'node:fs';
@@ -310,12 +307,6 @@ function familyList(text: string | undefined): Set<string> | undefined {
   return new Set(names);
 }
 
-/** The engine's `firstLangPath` for the flags: `--lang-path` alone means every reading by that model. */
-function firstModel(first: string | undefined, every: string | undefined): string | null | undefined {
-  if (first === 'none') return null;
-  return first ?? (every === undefined ? undefined : null);
-}
-
 /** Results apart by family: those not named (train) and those named (validation). */
 export function splitByFamilies(results: Measured[], validation: ReadonlySet<string>): [string, Measured[]][] {
   return [
@@ -335,7 +326,6 @@ async function main(): Promise<void> {
       verbose: { type: 'boolean' },
       profile: { type: 'boolean' },
       'lang-path': { type: 'string' },
-      'first-lang-path': { type: 'string' },
       validation: { type: 'string' },
       'only-families': { type: 'string' },
       // The engine's splitSides: each side read as two halves on the two workers (on or off).
@@ -348,7 +338,7 @@ async function main(): Promise<void> {
   if (!Number.isInteger(count) || count < 1 || !Number.isInteger(seed)) throw new Error('--count must be a positive whole number and --seed a whole number.');
   if (values.split !== undefined && values.split !== 'on' && values.split !== 'off') throw new Error('--split must be on or off.');
   const profiler = values.profile ? createProfiler() : undefined;
-  const engine = createExtractionEngine({ langPath: values['lang-path'], firstLangPath: firstModel(values['first-lang-path'], values['lang-path']), profile: profiler?.record, ...(values.split ? { splitSides: values.split === 'on' } : {}) });
+  const engine = createExtractionEngine({ langPath: values['lang-path'], profile: profiler?.record, ...(values.split ? { splitSides: values.split === 'on' } : {}) });
   await engine.warmUp();
   try {
     // The payer directory the desk's upstream serves (the sandbox serves the same one).

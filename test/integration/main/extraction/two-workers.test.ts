@@ -10,8 +10,7 @@ import { directoryEntities } from '@src/shared/payers/payer-directory';
  * Both cores at once (issue 25, speed): the cross-checks of a card's codes go to two real
  * tesseract workers side by side; with `splitSides` (off by default: it lost fields on the
  * tuning seeds), a side is cut at a blank gap and its halves are read on both. The workers are tesseract.js's own, wrapped
- * only to see which one read what (or to make one of them fail). The first reading's own
- * fast-model worker is left out (`firstLangPath: null`): these are the two best_int lanes.
+ * only to see which one read what (or to make one of them fail).
  */
 interface Seen {
   heights: number[];
@@ -66,7 +65,7 @@ describe('a card read by two OCR workers', () => {
 
   describe('both working', () => {
     const seen: Seen[] = [];
-    const engine = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, splitSides: true, firstLangPath: null });
+    const engine = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, splitSides: true });
     afterAll(() => engine.close());
 
     it('has each read a part of the side, and the fields read from the joined page are the card’s', async () => {
@@ -102,7 +101,7 @@ describe('a card read by two OCR workers', () => {
       const checks = (line: string) => (/passes (\S+)/.exec(line)?.[1] ?? '').split('+').filter((p) => p.startsWith('check:')).length;
       const lines: string[] = [];
       const first = seen.length;
-      const reader = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, log: (m) => lines.push(m), firstLangPath: null });
+      const reader = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, log: (m) => lines.push(m) });
       const workers = seen.slice(first);
       try {
         for (const candidate of cards) {
@@ -137,7 +136,7 @@ describe('a card read by two OCR workers', () => {
     }
     if (!both) return expect.fail('none of the photos held both sides: the test has no photo to read');
     const seen: Seen[] = [];
-    const reader = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false, firstLangPath: null });
+    const reader = createExtractionEngine({ createOcrWorker: watched(seen), barcodes: false });
     try {
       await reader.extract([{ bytes: new Uint8Array(both.card.bytes), content_type: both.card.content_type }], { entities });
       // The first pass over each side, whole (no one-line or block mode): the front on one worker, the back on the other.
@@ -150,7 +149,7 @@ describe('a card read by two OCR workers', () => {
   describe('one of them failing', () => {
     const seen: Seen[] = [];
     const logged: string[] = [];
-    const engine = createExtractionEngine({ createOcrWorker: watched(seen, 1), barcodes: false, splitSides: true, log: (m) => logged.push(m), firstLangPath: null });
+    const engine = createExtractionEngine({ createOcrWorker: watched(seen, 1), barcodes: false, splitSides: true, log: (m) => logged.push(m) });
     afterAll(() => engine.close());
 
     it('fails the reading as the engine’s failure, with a clear reason and no fields, after the other half is done', async () => {
