@@ -474,9 +474,11 @@ function unlabelledName(segments: Segment[], used: Set<Segment>, anchor: Segment
 
 /** Words that make a line a plan's product name: plan types and the words products are named with. */
 const PLAN_TYPE = /\b(BLUE(?!CROSS|SHIELD)[A-Z]{4,}|PPO|HMO|POS|EPO|HDHP|HSA|PLUS|CHOICE|ADVANTAGE|SELECT|GOLD|SILVER|BRONZE|PLATINUM|ESSENTIALS?|PREMIER|FREEDOM|LIBERTY|METRO|MEDI-CAL|MARKETPLACE|LOCALPLUS|NAVIGATE|OPTIONS|CORE|SAVINGS|OAP|PLAN|BALANCED|SECURE|DUAL|COVERED|MANAGED|OPEN ACCESS|HEALTHY|COMMUNITY|CARE \d+)\b/gi;
-/** Whether a line holds a word products are named with (PLAN_TYPE, without its global flag's state). */
+/** PLAN_TYPE for a yes/no test: without the global flag, whose lastIndex a `test` would carry over. */
+const ANY_PLAN_TYPE = new RegExp(PLAN_TYPE.source, 'i');
+/** Whether a line holds a word products are named with. */
 function namesAProduct(text: string): boolean {
-  return new RegExp(PLAN_TYPE.source, 'i').test(text);
+  return ANY_PLAN_TYPE.test(text);
 }
 
 /** Words of sentences and of other lines: a plan name is a name, not a sentence. */
