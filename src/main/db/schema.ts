@@ -175,6 +175,9 @@ export const clearinghouse_entities = sqliteTable('clearinghouse_entities', {
  * The outbox (docs/decisions.md, local data and the outbox). Its id is the Idempotency-Key upstream. `depends_on` lists
  * entry ids that must be synced first (a card waits for its patient and photos).
  */
+/** Entries sent whose answer has not come: in flight, or sent once and queued again (index `outbox_unanswered`). */
+export const OUTBOX_UNANSWERED_SQL = "state = 'sending' OR (state = 'queued' AND attempts > 0)";
+
 export const outbox = sqliteTable(
   'outbox',
   {
@@ -200,6 +203,10 @@ export const outbox = sqliteTable(
     index('outbox_remote').on(t.remote_id),
     // "Last sync" at every start without reading every synced entry; only synced entries are in it, so a create pays nothing for it.
     index('outbox_synced_at').on(t.updated_at).where(sql`state = 'synced'`),
+    // The pull asks, once a run, which collections have a send whose answer has not come (in
+    // flight, or sent once and queued again). Only those entries are in it, so a create (queued,
+    // never tried) pays nothing, and the question no longer reads a long offline queue.
+    index('outbox_unanswered').on(t.collection).where(sql.raw(OUTBOX_UNANSWERED_SQL)),
   ],
 );
 

@@ -1,6 +1,6 @@
-import { and, count, eq, getTableName, gt, inArray, or, sql } from 'drizzle-orm';
+import { and, count, eq, getTableName, inArray, sql } from 'drizzle-orm';
 import { inTransaction, inTransactionWithoutFsync, type Db } from '../db/open-database';
-import { outbox, photos, pull_set_aside, pull_state } from '../db/schema';
+import { OUTBOX_UNANSWERED_SQL, outbox, photos, pull_set_aside, pull_state } from '../db/schema';
 import { findRow, insertRecord } from '../records/record-store';
 import { preparedOnce } from '../records/statements';
 import { TABLES, type NewRowOf } from '../records/tables';
@@ -275,16 +275,14 @@ export function createPullEngine(deps: PullDeps) {
    */
   let unsureCache: Set<string> | null = null;
   function unsureSends(collection: FeedCollection): boolean {
-    // Asked per record of a run: answered once per run, for every collection at once, through
-    // the entries' state index (the desk's synced entries, thousands, are not read).
+    // Asked per record of a run: answered once per run, for every collection at once, from a
+    // partial index holding only such entries. Through the state index it read every queued
+    // entry (1.0–1.2 ms a run with 10,000 queued offline); SQLite's planner does not pick a
+    // partial index by itself here, so the statement names it.
     unsureCache ??= new Set(
       (
         preparedOnce(db, 'pull:unsure-sends', () =>
-          db
-            .selectDistinct({ collection: outbox.collection })
-            .from(outbox)
-            .where(or(eq(outbox.state, 'sending'), and(eq(outbox.state, 'queued'), gt(outbox.attempts, 0))))
-            .prepare(),
+          db.$client.prepare(`SELECT DISTINCT collection FROM outbox INDEXED BY outbox_unanswered WHERE ${OUTBOX_UNANSWERED_SQL}`),
         ).all() as { collection: string }[]
       ).map((row) => row.collection),
     );

@@ -1,0 +1,1 @@
+CREATE INDEX `outbox_unanswered` ON `outbox` (`collection`) WHERE state = 'sending' OR (state = 'queued' AND attempts > 0);
