@@ -72,3 +72,16 @@ test('a whole intake and check with the keyboard only', async ({ desk }) => {
   // The host kept a log while all this happened (the scan after the run has something to read).
   expect(fs.readFileSync(logFilePath(desk.dataDir), 'utf8')).toMatch(/"event":"local_api"/);
 });
+
+test('"/" jumps to Today\'s search from the page, and is typed as text inside a field', async ({ desk }) => {
+  const { page } = desk;
+  const search = page.getByLabel('Search by name, date of birth or member id');
+  await expect(search).toBeFocused();
+  await search.evaluate((field: HTMLInputElement) => field.blur());
+  await expect(search).not.toBeFocused();
+  await page.keyboard.press('/');
+  await expect(search).toBeFocused();
+  await expect(search).toHaveValue('');
+  await page.keyboard.type('a/b');
+  await expect(search).toHaveValue('a/b');
+});

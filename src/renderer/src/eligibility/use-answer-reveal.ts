@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import type { Check } from '../../../shared/contract';
+import { isEditable } from '../ui/editable';
 
 export const CHECK_RESULT_ID = 'check-result';
 
@@ -29,8 +30,6 @@ export function revealAnswer(): void {
   });
 }
 
-const EDITABLE = 'input, textarea, select, [contenteditable="true"], [role="combobox"]';
-
 /** Keystrokes into fields on this page so far: whether the person typed while an answer was on its way. */
 let typed = 0;
 let counting = false;
@@ -49,7 +48,7 @@ function countTyping(): void {
 function typingElsewhere(typedWhenAsked: number): boolean {
   const active = document.activeElement;
   if (typed === typedWhenAsked || !(active instanceof HTMLElement)) return false;
-  return !active.closest(`#${CHECK_RESULT_ID}`) && active.matches(EDITABLE);
+  return !active.closest(`#${CHECK_RESULT_ID}`) && isEditable(active);
 }
 
 /**

@@ -9,6 +9,7 @@ import { useSettled } from '../state/use-settled';
 import { todayInput, todayMatches, visibleRange } from '../today/today-rows';
 import { Badge, EligibilityBadgeView, SyncBadge } from '../ui/badge';
 import { Button } from '../ui/button';
+import { isEditable } from '../ui/editable';
 import { CollectTodayTag } from '../estimates/collect-today-tag';
 import { EmptyState, Loading, Notice } from '../ui/notice';
 import { ScreenTitle } from '../ui/screen-title';
@@ -57,8 +58,7 @@ export function TodayScreen() {
   // "/" jumps to search, as in most desk software.
   useEffect(() => {
     const onKey = (event: globalThis.KeyboardEvent) => {
-      const target = event.target as HTMLElement;
-      if (event.key === '/' && !['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName)) {
+      if (event.key === '/' && !isEditable(event.target)) {
         event.preventDefault();
         searchRef.current?.focus();
       }
