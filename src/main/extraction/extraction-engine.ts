@@ -10,6 +10,7 @@ import type { LabelledField } from './field-labels';
 import { readCardFields, UNSURE_AT_MOST, type FieldSource, type FieldSources } from './field-parser';
 import { createOcrWorker, joinPages, type OcrBox, type OcrPage, type OcrWord, type OcrWorker, type OcrWorkerOptions } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
+import { lookAtRxBlock } from './rx-block-look';
 import { crop, enlargeRegion, halvesForOcr, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
 
 export interface ExtractionImage {
@@ -578,6 +579,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         if (payer && payer.confidence > (read.fields.payer_name?.confidence ?? 0)) read.fields.payer_name = payer;
       }
     }
+    // A pharmacy block shown by its captions with a field of it missing: read the block alone.
+    ran.push(...(await lookAtRxBlock({ recognize: (image, params) => recognize(ocr, 'rx-block', image, params), enlarge: (image, box, scale) => timed(profile, 'prepare:rx-block', () => enlargeRegion(image, box, scale)) }, { read, pages: firstPages, prepared })));
     const { fields } = read;
     const front = prepared[0].quality;
     ran.push(...(await rereadUnsure(ocr, read, prepared)));

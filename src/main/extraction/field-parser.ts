@@ -35,6 +35,8 @@ interface Candidate {
    * nothing since has put it in doubt: only then may it be sure, now or after a closer look.
    */
   evidenced?: boolean;
+  /** Its caption was one of the standard's list read as printed (not recovered from a misread). */
+  captionAsPrinted?: boolean;
 }
 
 interface LabelHit {
@@ -219,7 +221,7 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
   let confidence = ocr * formatted.fit * SOURCE_WEIGHT[source] * quality * 0.97 ** formatted.repairs;
   const evidenced = isEvidenced(source, quality, formatted) && readCleanly(field, formatted.value, words) && !planNumberUnchecked(field, formatted.value);
   if (!evidenced) confidence = Math.min(confidence, UNSURE_AT_MOST);
-  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, caption: label?.labelWords.map((w) => w.text).join(' '), evidenced };
+  return { field, value: formatted.value, confidence, segment, box: boxOf(words), ocr, label: label?.segment, labelBox: label ? boxOf(label.labelWords) : undefined, caption: label?.labelWords.map((w) => w.text).join(' '), evidenced, captionAsPrinted: !!label && quality >= 1 };
 }
 
 /**
@@ -680,6 +682,11 @@ export interface FieldSource {
    * readings of the same pixels agreeing are not evidence of the caption or the shape.
    */
   sureAtMost: number;
+  /**
+   * Read beside or under its caption, that caption read as printed: not placed by its line's
+   * position or by its shape alone, nor by a caption recovered from a misread ("RX GRO").
+   */
+  captioned?: boolean;
 }
 
 /** The pharmacy block's lines in the order NCPDP's pharmacy ID card guide prints them. */
@@ -771,6 +778,14 @@ function binAbovePcn(segments: Segment[], best: Map<LabelledField, Candidate>): 
     if (c) best.set('rx_bin', { ...c, confidence: Math.min(c.confidence, BY_POSITION_AT_MOST), evidenced: false });
     return;
   }
+}
+
+/** Where the pharmacy block's captions (RxBIN, RxPCN, RxGRP, as the labels read them) are printed, photo by photo. */
+export function rxCaptionBoxes(pages: OcrPage[]): { page: number; box: OcrBox }[] {
+  const segments = pages.flatMap((page, i) => segmentPage(page, i));
+  return findLabels(segments)
+    .filter((hit) => (RX_ORDER as readonly LabelledField[]).includes(hit.field))
+    .map((hit) => ({ page: hit.segment.page, box: boxOf(hit.labelWords) }));
 }
 
 /**
@@ -873,7 +888,7 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     // its field ("xBIN", "ibscriber ID"): measured, holding those too lost a whole reading.
     if (c.labelBox && c.labelBox.x0 < 0.25 * (c.labelBox.y1 - c.labelBox.y0) && c.caption && endsAnotherCaption(c.caption, name)) continue;
     fields[name] = { value: c.value, confidence: round2(c.confidence) };
-    sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr, sureAtMost: c.evidenced ? 1 : UNSURE_AT_MOST };
+    sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr, sureAtMost: c.evidenced ? 1 : UNSURE_AT_MOST, captioned: !!c.captionAsPrinted };
   }
   if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98), evidence: payer.evidence };
   return { fields, sources };

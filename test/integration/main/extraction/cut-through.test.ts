@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCards, type GeneratedCard } from '../../../../scripts/generate-cards';
+import type { GeneratedCard } from '../../../../scripts/generate-cards';
 import { createExtractionEngine } from '@src/main/extraction/extraction-engine';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
+import { tuningCard } from './tuning-card';
 
 /**
  * A flatbed scan whose dust streak runs down through the card's printing (through the payer's
@@ -14,14 +15,10 @@ describe('a card region cut through its printing', () => {
   const engine = createExtractionEngine({ log: (message) => logs.push(message) });
   let card: GeneratedCard;
   beforeAll(async () => {
-    // Chosen by what the generator reports, not by its number (numbers shift whenever a family
-    // is added): seed 202's first flatbed capture of copay-two-column, whose streak was seen to
-    // cut the card (the flatbed knockout-band card picked before had its streak beside the card
-    // and never took the second reading).
-    const cards = await generateCards({ families: 'tuning', count: 30, seed: 202 });
-    const found = cards.find((c) => c.style.family === 'copay-two-column' && c.style.capture === 'flatbed');
-    if (!found) throw new Error('seed 202 no longer has a flatbed copay-two-column card: pick another whose streak cuts the card');
-    card = found;
+    // Seed 202's first flatbed capture of copay-two-column, whose streak was seen to cut the card
+    // (the flatbed knockout-band card picked before had its streak beside the card and never
+    // took the second reading).
+    card = await tuningCard(202, 'copay-two-column', 'flatbed', 'whose streak cuts the card');
   }, 120_000);
   afterAll(() => engine.close());
 
