@@ -77,7 +77,7 @@ test('"/" jumps to Today\'s search from the page, and is typed as text inside a 
   const { page } = desk;
   const search = page.getByLabel('Search by name, date of birth or member id');
   await expect(search).toBeFocused();
-  await search.evaluate((field: HTMLInputElement) => field.blur());
+  await search.blur();
   await expect(search).not.toBeFocused();
   await page.keyboard.press('/');
   await expect(search).toBeFocused();
