@@ -53,9 +53,9 @@ export interface ExtractionEngineOptions {
   profile?: StageTimer;
   /**
    * Read each side as two halves at once, one on each worker, cut at a blank gap near its
-   * middle, each half binarised by tesseract as the whole side is (`halvesForOcr`). Off: with
-   * that, the tuning seeds lose no field, but a real card's name came out wrong at 0.81, and
-   * on a loaded 2-core machine it was no faster (docs/decisions.md, "Both cores at once").
+   * middle, each half binarised by tesseract as the whole side is (`halvesForOcr`: padded with
+   * the rest of the side's grey when its own would be binarised otherwise). Off: one tuning seed
+   * lost two fields with it (docs/decisions.md, "The split, padded instead of pulled").
    */
   splitSides?: boolean;
   /** Makes each of the OCR workers; tesseract.js's by default (a test wraps it to see which reads what, or to fail one). */
@@ -319,7 +319,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     const read = invert ? negative(image) : image;
     const split = options.splitSides && !params.thresholding_method ? halvesForOcr(read) : undefined;
     if (split === undefined) return recognize(ocr, stage, read, params, lane);
-    const [top, bottom] = await timed(profile, `ocr:${stage}`, () => allSettledOrThrow(split.halves.map((half, lane) => ocr.recognize(toPgm(half), half, params, lane))));
+    const [top, bottom] = await timed(profile, `ocr:${stage} as halves`, () => allSettledOrThrow(split.halves.map((half, lane) => ocr.recognize(toPgm(half), { width: half.width, height: half.height - split.padded[lane] }, params, lane))));
     return joinPages(top, bottom, split.cut, image);
   }
 

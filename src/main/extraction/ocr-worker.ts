@@ -48,13 +48,23 @@ export interface OcrWorker {
 /**
  * The pages of a side's two halves (the lower one starting at row `cut` of the side) as the
  * one page of the whole side: the lower half's words and lines moved down by `cut`, so the
- * parser sees the page as if it had been read whole, top half first.
+ * parser sees the page as if it had been read whole, top half first. A half read with rows
+ * added below it (`halvesForOcr`'s padding) is given with its own height: lines starting
+ * at or below it were read in the padding, not on the side, and are dropped.
  */
 export function joinPages(top: OcrPage, bottom: OcrPage, cut: number, size: { width: number; height: number }): OcrPage {
   const down = (b: OcrBox): OcrBox => ({ x0: b.x0, x1: b.x1, y0: b.y0 + cut, y1: b.y1 + cut });
-  const lower = bottom.lines.map((l) => ({ ...l, bbox: down(l.bbox), words: l.words.map((w) => ({ ...w, bbox: down(w.bbox) })) }));
-  const text = [top.text, bottom.text].filter((t) => t.trim() !== '').join(top.text.endsWith('\n') ? '' : '\n');
-  return { text, lines: [...top.lines, ...lower], width: size.width, height: size.height };
+  const [upper, lower] = [top, bottom].map(onPage);
+  const moved = lower.lines.map((l) => ({ ...l, bbox: down(l.bbox), words: l.words.map((w) => ({ ...w, bbox: down(w.bbox) })) }));
+  const text = [upper.text, lower.text].filter((t) => t.trim() !== '').join(upper.text.endsWith('\n') ? '' : '\n');
+  return { text, lines: [...upper.lines, ...moved], width: size.width, height: size.height };
+}
+
+/** A page without the lines that start below its height; its text then from the lines kept. */
+function onPage(page: OcrPage): OcrPage {
+  const lines = page.lines.filter((l) => l.bbox.y0 < page.height);
+  if (lines.length === page.lines.length) return page;
+  return { ...page, lines, text: lines.map((l) => `${l.text}\n`).join('') };
 }
 
 /**

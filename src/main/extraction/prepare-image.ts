@@ -201,46 +201,55 @@ export function tesseractInk(histogram: ArrayLike<number>): Uint8Array {
   return ink;
 }
 
-/** How far apart `halvesForOcr` may push the grey levels either side of the side's cut. */
-const MAX_GAP_OPENED = 64;
+/**
+ * A half with the grey levels of the rest of its side appended below it, lightest first
+ * (paper next to the half's own last rows, a solid dark bar at the far end): its histogram
+ * is then the whole side's, so tesseract's global (Otsu) cut and its choice of ink are the
+ * whole side's, and its own pixels are not changed. What the recogniser finds in the
+ * padding is not on the side and is dropped (`joinPages`).
+ */
+function paddedHalf(half: PreparedImage, rest: Uint8Array): PreparedImage & { padded: number } {
+  const histogram = greyHistogram(rest);
+  const gray = new Uint8Array(half.gray.length + rest.length);
+  gray.set(half.gray);
+  let at = half.gray.length;
+  for (let v = 255; v >= 0; v--) {
+    gray.fill(v, at, at + histogram[v]);
+    at += histogram[v];
+  }
+  const padded = rest.length / half.width;
+  return { ...half, gray, height: half.height + padded, padded };
+}
 
 /**
  * A side as two halves for two OCR workers, each binarised by tesseract as the whole side
  * would be. Tesseract computes its global (Otsu) threshold on the image it is given, and a
  * half's histogram is not the side's (the top half holds the logo's colours): read as is, the
  * same letters were binarised differently and single characters read differently (measured:
- * docs/decisions.md, "Both cores at once"). So the grey levels of the side are pulled apart
- * at the side's own cut (darker below it, lighter above, by the least amount that works)
- * until tesseract's rule puts every grey level of each half on the side of the cut the
- * whole side's does. The grey itself stays (the recogniser reads grey, not the binarised
- * image); only the contrast at the cut grows. None when the side has no blank gap near its
- * middle, or when no such pull makes both halves agree with the whole: then it is read whole.
+ * docs/decisions.md, "Both cores at once"). A half whose own histogram puts every grey level
+ * it holds on the whole side's side of the cut is read as it is; any other is padded with the
+ * grey of the rest of the side (`paddedHalf`), so its histogram is the side's. The grey of the
+ * half is never changed: pulling the levels apart at the cut lost a name's first letter at
+ * 0.81 on a real card (the recogniser reads the grey, not the binarised image). `padded`:
+ * the rows added below each half. None when the side has no blank gap near its middle.
  */
-export function halvesForOcr(image: PreparedImage): { cut: number; halves: [PreparedImage, PreparedImage] } | undefined {
+export function halvesForOcr(image: PreparedImage): { cut: number; halves: [PreparedImage, PreparedImage]; padded: [number, number] } | undefined {
   const gap = splitRow(image);
   if (gap === undefined) return undefined;
   const whole = tesseractInk(greyHistogram(image.gray));
-  // The cut between the whole side's ink and paper: the last grey level before they change.
-  let edge = -1;
-  for (let v = 0; v < 255; v++) if (whole[v] !== whole[v + 1]) edge = v;
-  if (edge < 0) return undefined;
-  const parts = [rowsOf(image, 0, gap.y1), rowsOf(image, gap.y0, image.height)];
-  const histograms = parts.map((part) => greyHistogram(part.gray));
-  const lut = new Uint8Array(256);
-  for (let opened = 0; opened <= MAX_GAP_OPENED; opened += 2) {
-    for (let v = 0; v < 256; v++) lut[v] = v <= edge ? Math.max(0, v - opened) : Math.min(255, v + opened);
-    const agree = histograms.every((histogram) => {
-      const moved = new Uint32Array(256);
-      for (let v = 0; v < 256; v++) moved[lut[v]] += histogram[v];
-      const ink = tesseractInk(moved);
-      for (let v = 0; v < 256; v++) if (histogram[v] > 0 && ink[lut[v]] !== whole[v]) return false;
-      return true;
-    });
-    if (!agree) continue;
-    const halves = parts.map((part) => (opened === 0 ? part : { ...part, gray: part.gray.map((v) => lut[v]) })) as [PreparedImage, PreparedImage];
-    return { cut: gap.y0, halves };
-  }
-  return undefined;
+  if (whole.every((v) => v === whole[0])) return undefined;
+  const parts = [
+    { half: rowsOf(image, 0, gap.y1), rest: image.gray.subarray(gap.y1 * image.width) },
+    { half: rowsOf(image, gap.y0, image.height), rest: image.gray.subarray(0, gap.y0 * image.width) },
+  ];
+  const read = parts.map(({ half, rest }) => {
+    const histogram = greyHistogram(half.gray);
+    const ink = tesseractInk(histogram);
+    for (let v = 0; v < 256; v++) if (histogram[v] > 0 && ink[v] !== whole[v]) return paddedHalf(half, rest);
+    return { ...half, padded: 0 };
+  });
+  const halves = read.map(({ padded: _padded, ...half }) => half) as [PreparedImage, PreparedImage];
+  return { cut: gap.y0, halves, padded: [read[0].padded, read[1].padded] };
 }
 
 export interface PrepareOptions {

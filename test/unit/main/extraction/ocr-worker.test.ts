@@ -38,4 +38,12 @@ describe('the two halves of a side, read apart, joined', () => {
     joinPages(top, bottom, 200, { width: 600, height: 380 });
     expect(bottom.lines[0].words[0].bbox.y0).toBe(5);
   });
+
+  it('drop what was read in the rows added below a half (its padding), text and lines', () => {
+    const top = half('MEMBER', 30, 200);
+    const padded: OcrPage = { ...top, text: 'MEMBER\n\n___\n', lines: [...top.lines, { ...half('___', 260, 200).lines[0] }] };
+    const page = joinPages(padded, half('GROUP', 5, 180), 200, { width: 600, height: 380 });
+    expect(page.lines.map((l) => l.text)).toEqual(['MEMBER', 'GROUP']);
+    expect(page.text).toBe('MEMBER\nGROUP\n');
+  });
 });

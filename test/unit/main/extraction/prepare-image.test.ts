@@ -207,34 +207,41 @@ describe('tesseract’s global threshold, as the halves of a side must meet it',
     return Array.from(gray, (v) => ink[v]);
   };
 
-  it('binarises a half cut as is unlike the same rows of the whole side, and the halves given to the workers like them', () => {
+  it('pads a half cut as is that would be binarised unlike the same rows of the whole side, its own grey unchanged', () => {
     const side = panelOverText();
     const whole = binarised(side.gray);
     const gap = splitRow(side)!;
-    const rows = (y0: number, y1: number) => whole.slice(y0 * side.width, y1 * side.width);
     // Read on its own the top half's panel is ink; on the whole side it is paper.
-    expect(binarised(rowsOf(side, 0, gap.y1).gray)).not.toEqual(rows(0, gap.y1));
+    expect(binarised(rowsOf(side, 0, gap.y1).gray)).not.toEqual(whole.slice(0, gap.y1 * side.width));
+    const split = halvesForOcr(side)!;
+    const [top, bottom] = split.halves;
+    // The top half holds the rest of the side's grey below its own rows: the side's histogram.
+    expect(split.padded[0]).toBe(side.height - gap.y1);
+    expect(top.height).toBe(side.height);
+    expect(Array.from(greyHistogram(top.gray))).toEqual(Array.from(greyHistogram(side.gray)));
+    expect(Array.from(top.gray.subarray(0, gap.y1 * side.width))).toEqual(Array.from(side.gray.subarray(0, gap.y1 * side.width)));
+    expect(binarised(top.gray).slice(0, gap.y1 * side.width)).toEqual(whole.slice(0, gap.y1 * side.width));
+    // Paper next to the half's last row, the darkest grey at the far end.
+    expect(top.gray[gap.y1 * side.width]).toBe(250);
+    expect(top.gray[top.gray.length - 1]).toBe(40);
+    expect(binarised(bottom.gray).slice(0, (side.height - gap.y0) * side.width)).toEqual(whole.slice(gap.y0 * side.width));
+  });
+
+  it('splits a side whose halves tesseract binarises as the whole, their grey unchanged', () => {
+    const side = panelOverText();
+    // The panel as light as the paper: each half then holds the same two kinds of grey as the whole.
+    for (let i = 0; i < side.gray.length; i++) if (side.gray[i] === 160 || side.gray[i] === 180) side.gray[i] = 250;
+    const whole = binarised(side.gray);
+    const gap = splitRow(side)!;
     const split = halvesForOcr(side)!;
     expect(split.cut).toBe(gap.y0);
     const [top, bottom] = split.halves;
     expect(top.height).toBe(gap.y1);
     expect(bottom.height).toBe(side.height - gap.y0);
-    expect(binarised(top.gray)).toEqual(rows(0, gap.y1));
-    expect(binarised(bottom.gray)).toEqual(rows(gap.y0, side.height));
-    // The grey stays grey (the recogniser reads it), in the same order of lightness.
-    expect(new Set(top.gray).size).toBe(3);
-    expect(top.gray[50 * side.width + 100]).toBeLessThan(top.gray[5 * side.width + 5]);
-    // The side itself is not changed.
-    expect(side.gray[50 * side.width + 100]).toBe(160);
-  });
-
-  it('leaves a side whole when no pull at its cut makes a half agree: a half mostly dark', () => {
-    const side = panelOverText();
-    // A dark band over most of the top half: there the paper is the minority, and tesseract
-    // would take it for the ink whatever the levels.
-    for (let y = 2; y < 95; y++) side.gray.fill(60, y * side.width + 2, y * side.width + 198);
-    for (let y = 96; y < 100; y++) side.gray.fill(250, y * side.width, (y + 1) * side.width);
-    expect(splitRow(side)).toBeDefined();
-    expect(halvesForOcr(side)).toBeUndefined();
+    expect(binarised(top.gray)).toEqual(whole.slice(0, gap.y1 * side.width));
+    expect(binarised(bottom.gray)).toEqual(whole.slice(gap.y0 * side.width));
+    expect(Array.from(top.gray)).toEqual(Array.from(side.gray.subarray(0, gap.y1 * side.width)));
+    expect(Array.from(bottom.gray)).toEqual(Array.from(side.gray.subarray(gap.y0 * side.width)));
+    expect(split.padded).toEqual([0, 0]);
   });
 });
