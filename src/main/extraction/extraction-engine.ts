@@ -579,8 +579,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         if (payer && payer.confidence > (read.fields.payer_name?.confidence ?? 0)) read.fields.payer_name = payer;
       }
     }
-    // A pharmacy block shown by its captions with a field of it missing: read the block alone.
-    ran.push(...(await lookAtRxBlock({ recognize: (image, params) => recognize(ocr, 'rx-block', image, params), enlarge: (image, box, scale) => timed(profile, 'prepare:rx-block', () => enlargeRegion(image, box, scale)) }, { read, pages: firstPages, prepared })));
+    // A pharmacy block shown by its captions with a field of it missing or merged: read the block alone.
+    ran.push(...(await lookAtRxBlock({ recognize: (image, params) => recognize(ocr, 'rx-block', image, params), enlarge: (image, box, scale) => timed(profile, 'prepare:rx-block', () => enlargeRegion(image, box, scale)) }, { read, pages: firstPages, prepared, surerBy: REREAD_MARGIN })));
     const { fields } = read;
     const front = prepared[0].quality;
     ran.push(...(await rereadUnsure(ocr, read, prepared)));
