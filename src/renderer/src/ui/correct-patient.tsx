@@ -1,14 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import type { PatientCorrected } from '../../../shared/bridge/desk-contract';
 import type { Patient } from '../../../shared/contract';
 import { useBridge } from '../bridge/bridge-provider';
-import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
+import { formMessage } from '../forms/field-errors';
 import { formatDob } from '../format';
-import { PATIENT_FIELD_LABELS, patientCreateInput, type PatientFormValues } from '../intake/intake-form';
+import type { PatientFormValues } from '../intake/intake-form';
 import { Button } from './button';
-import { DateOfBirthField } from './date-of-birth-field';
-import { TextField } from './field';
-import { Notice } from './notice';
+import { PatientDetailsFields, usePatientDetailsForm } from './patient-details-form';
 
 /** The label of the one action that corrects a patient's name or date of birth, wherever it is offered. */
 export const CORRECT_PATIENT = 'Correct the patient’s details';
@@ -37,59 +35,30 @@ export function CorrectPatientForm({
   onSaved(result: PatientCorrected): void;
 }) {
   const bridge = useBridge();
-  const [values, setValues] = useState<PatientFormValues>({ first_name: patient.first_name, last_name: patient.last_name, date_of_birth: formatDob(patient.date_of_birth) });
-  const [errors, setErrors] = useState<FieldMessages>({});
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const form = usePatientDetailsForm(
+    () => ({ first_name: patient.first_name, last_name: patient.last_name, date_of_birth: formatDob(patient.date_of_birth) }),
+    async (input) => {
+      const result = await bridge.patients.correct({ id: patient.id, ...input });
+      if (!result.ok) return { error: result.error, message: result.error.code === 'nothing_to_correct' ? result.error.message : formMessage(result.error) };
+      onSaved(result.value);
+      return undefined;
+    },
+  );
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
     formRef.current?.querySelector<HTMLInputElement>(`#correct-patient-${focus.replace(/_/g, '-')}`)?.focus();
   }, [focus]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    setFailure(null);
-    const checked = patientCreateInput(values);
-    if (!checked.ok) {
-      setErrors(checked.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    try {
-      const result = await bridge.patients.correct({ id: patient.id, ...checked.input });
-      if (!result.ok) {
-        setErrors(plainFieldErrors(result.error, PATIENT_FIELD_LABELS));
-        setFailure(result.error.code === 'nothing_to_correct' ? result.error.message : formMessage(result.error));
-        return;
-      }
-      onSaved(result.value);
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const set = (field: keyof PatientFormValues) => (value: string) => setValues((current) => ({ ...current, [field]: value }));
   return (
-    <form ref={formRef} className="panel stack" onSubmit={(event) => void submit(event)} aria-labelledby="correct-patient-title" noValidate>
+    <form ref={formRef} className="panel stack" onSubmit={(event) => void form.submit(event)} aria-labelledby="correct-patient-title" noValidate>
       <h2 id="correct-patient-title">{CORRECT_PATIENT}</h2>
       <p className="muted">
         Type the name and date of birth exactly as the patient’s ID or card shows them. This corrects this chart; no second patient is made.
       </p>
-      <div className="grid-3">
-        <TextField id="correct-patient-first-name" label="First name" autoComplete="off" value={values.first_name} error={errors.first_name} onChange={set('first_name')} />
-        <TextField id="correct-patient-last-name" label="Last name" autoComplete="off" value={values.last_name} error={errors.last_name} onChange={set('last_name')} />
-        <DateOfBirthField id="correct-patient-date-of-birth" value={values.date_of_birth} error={errors.date_of_birth} onChange={set('date_of_birth')} />
-      </div>
-      {failure && (
-        <Notice tone="bad" live>
-          {failure}
-        </Notice>
-      )}
+      <PatientDetailsFields form={form} idPrefix="correct-patient" />
       <div className="row">
-        <Button type="submit" variant="primary" disabled={busy}>
-          {busy ? 'Saving…' : 'Save the corrected details'}
+        <Button type="submit" variant="primary" disabled={form.busy}>
+          {form.busy ? 'Saving…' : 'Save the corrected details'}
         </Button>
         <Button onClick={onCancel}>Cancel</Button>
       </div>
