@@ -34,3 +34,33 @@ test('a damaged database found after the page opened: the banner appears without
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+// The page's first answers came from the host before the restart, its event stream connecting
+// only after it (a slow page at a busy desk): the banner appears all the same, without a reload.
+test('a damaged database found before the page’s event stream connected: the banner still appears', async ({ page }) => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coverdesk-e2e-damaged-late-'));
+  await deskWith(dataDir, 400);
+  flipByteInAPage(dataDir);
+  // The check a little later than the page's first reads, as at a desk whose page is quick.
+  const web = await startWebHost({ dataDir, port: 0, askFirstManager: false, localApi: false, hotFolder: false, startCheck: { delayMs: 1500 } });
+  try {
+    let releaseStream!: () => void;
+    const streamHeld = new Promise<void>((resolve) => (releaseStream = resolve));
+    await page.route('**/bridge/events?*', async (route) => {
+      await streamHeld;
+      await route.continue();
+    });
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const damageAsked = page.waitForResponse((response) => response.url().endsWith('/bridge/storage.damage'));
+    await page.goto(web.url);
+    await damageAsked;
+    await expect(page.getByRole('navigation').getByText('Today')).toBeVisible();
+    await web.host.checked;
+    await web.restarted();
+    releaseStream();
+    await expect(page.getByTestId('damage-banner')).toContainText('The database was damaged and set aside.');
+  } finally {
+    await web.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import { BRIDGE_EVENT_NAMES } from '../../shared/bridge/contract';
+import { BRIDGE_EVENT_NAMES, type BridgeEventPayload } from '../../shared/bridge/contract';
 import { MAX_PHOTO_BYTES } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
 import { dispatchBridgeCall, toBridgeError } from '../bridge/dispatch';
@@ -22,6 +22,8 @@ export interface WebHostAppDeps {
   secret: string;
   /** The built renderer (out/renderer). */
   rendererDir: string;
+  /** The host's last restart behind this address, if any (null: the first host still serves). */
+  lastRestart?: () => BridgeEventPayload<'host.restarted'> | null;
 }
 
 function secretMatches(expected: string, given: string | undefined): boolean {
@@ -80,6 +82,12 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
       const unsubscribe = BRIDGE_EVENT_NAMES.map((event) =>
         deps.events.on(event, (payload) => void stream.writeSSE({ event, data: JSON.stringify(payload) })),
       );
+      // A page whose first answers came from the host before a restart, and whose stream only
+      // connects after it, would never hear of it and keep showing the old host's data (a
+      // damaged file's banner never appearing). Told again on every connect: a page that
+      // loaded after the restart refreshes once, which is cheap against showing stale data.
+      const restart = deps.lastRestart?.();
+      if (restart) void stream.writeSSE({ event: 'host.restarted', data: JSON.stringify(restart) });
       const keepAlive = setInterval(() => void stream.writeSSE({ event: 'ping', data: '' }), 15_000);
       await new Promise<void>((resolve) => stream.onAbort(resolve));
       clearInterval(keepAlive);

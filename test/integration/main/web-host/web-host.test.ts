@@ -75,6 +75,8 @@ describe('web host', () => {
     });
     const stream = await received;
     expect(stream).toMatch(/data: \{"collection":"patients","id":"pat_[0-9A-Z]{26}"\}/);
+    // A host never restarted tells a new stream nothing of restarts (a page would refresh for nothing).
+    expect(stream).not.toContain('host.restarted');
   });
 
   it('serves the renderer page', async () => {
