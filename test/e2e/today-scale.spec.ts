@@ -68,3 +68,20 @@ test("asks for Today's first rows before the page's main script has loaded", asy
   await staffAsked;
   await expect(page.getByRole('option', { name: /Early, Ada/ })).toBeVisible();
 });
+
+// Issue 29: the page's first answers come before its event stream listens. A patient registered
+// in between (by scanner software, another window) was told to no one and stayed off Today.
+test('a patient registered while the page’s event stream was not yet listening appears on Today', async ({ desk }) => {
+  const { page, web } = desk;
+  let releaseStream!: () => void;
+  const streamHeld = new Promise<void>((resolve) => (releaseStream = resolve));
+  await page.route('**/bridge/events?*', async (route) => {
+    await streamHeld;
+    await route.continue();
+  });
+  await page.reload();
+  await expect(page.getByText('No patients yet today.')).toBeVisible();
+  await web.host.service.create('patients', { first_name: 'Ada', last_name: 'Between', date_of_birth: '1985-12-10' }, DESK);
+  releaseStream();
+  await expect(page.getByRole('option', { name: /Between, Ada/ })).toBeVisible();
+});

@@ -46,7 +46,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   let closed = false;
   // A host that could not be made again (its database refused): every call says so, none reaches the closed one.
   let failed: ServiceError | null = null;
-  let lastRestart: { reason: HostRestartReason } | null = null;
   function restart(reason: HostRestartReason): Promise<void> {
     restarting = restarting.then(async () => {
       if (closed || failed) return;
@@ -61,8 +60,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
         return;
       }
       if (current.host.damaged) console.error(current.host.damaged.message);
-      lastRestart = { reason };
-      events.emit('host.restarted', lastRestart);
+      events.emit('host.restarted', { reason });
     });
     return restarting;
   }
@@ -83,7 +81,6 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     events,
     secret,
     rendererDir: options.rendererDir ?? findRendererDir(),
-    lastRestart: () => lastRestart,
   });
   let server: Listening;
   try {

@@ -4,7 +4,8 @@ import { bodyLimit } from 'hono/body-limit';
 import { streamSSE } from 'hono/streaming';
 import { timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
-import { BRIDGE_EVENT_NAMES, type BridgeEventPayload } from '../../shared/bridge/contract';
+import { BRIDGE_EVENT_NAMES } from '../../shared/bridge/contract';
+import { EVENT_STREAM_OPENED, EVENTS_TOLD_HEADER } from '../../shared/bridge/web-paths';
 import { MAX_PHOTO_BYTES } from '../../shared/contract';
 import { ServiceError } from '../../shared/service-error';
 import { dispatchBridgeCall, toBridgeError } from '../bridge/dispatch';
@@ -22,8 +23,6 @@ export interface WebHostAppDeps {
   secret: string;
   /** The built renderer (out/renderer). */
   rendererDir: string;
-  /** The host's last restart behind this address, if any (null: the first host still serves). */
-  lastRestart?: () => BridgeEventPayload<'host.restarted'> | null;
 }
 
 function secretMatches(expected: string, given: string | undefined): boolean {
@@ -39,6 +38,13 @@ function secretMatches(expected: string, given: string | undefined): boolean {
  */
 export function createWebHostApp(deps: WebHostAppDeps): Hono {
   const app = new Hono();
+  // Events told so far. A page's first answers can come before its event stream listens (the
+  // page's first reads go out before its main script opens the stream): an event told in
+  // between (a card from the local API, a restart on a recovered file) never reached it, and the
+  // screen stayed stale. Answers and the stream's first message carry the count, so the page
+  // knows when to read again (events-gap.ts). Counted before any stream's listener runs.
+  let told = 0;
+  for (const event of BRIDGE_EVENT_NAMES) deps.events.on(event, () => void told++);
   const forbidden = () =>
     ({ ok: false, error: { ...new ServiceError('unauthorized', 'Open Coverdesk from the address it printed at start.').toBody(), status: 401 } }) as const;
 
@@ -69,7 +75,9 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
       } catch {
         return c.json({ ok: false, error: toBridgeError(new ServiceError('malformed_json', 'The request body is not valid JSON.')) }, 400);
       }
+      const toldBefore = told;
       const result = await dispatchBridgeCall(deps.bridge, c.req.param('method'), input);
+      c.header(EVENTS_TOLD_HEADER, String(toldBefore));
       // Bridge errors travel in the body with their code; the HTTP status stays 200 so the
       // client has one shape to read, as over IPC.
       return c.json(result);
@@ -82,12 +90,7 @@ export function createWebHostApp(deps: WebHostAppDeps): Hono {
       const unsubscribe = BRIDGE_EVENT_NAMES.map((event) =>
         deps.events.on(event, (payload) => void stream.writeSSE({ event, data: JSON.stringify(payload) })),
       );
-      // A page whose first answers came from the host before a restart, and whose stream only
-      // connects after it, would never hear of it and keep showing the old host's data (a
-      // damaged file's banner never appearing). Told again on every connect: a page that
-      // loaded after the restart refreshes once, which is cheap against showing stale data.
-      const restart = deps.lastRestart?.();
-      if (restart) void stream.writeSSE({ event: 'host.restarted', data: JSON.stringify(restart) });
+      void stream.writeSSE({ event: EVENT_STREAM_OPENED, data: JSON.stringify({ told }) });
       const keepAlive = setInterval(() => void stream.writeSSE({ event: 'ping', data: '' }), 15_000);
       await new Promise<void>((resolve) => stream.onAbort(resolve));
       clearInterval(keepAlive);

@@ -3,7 +3,8 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { BridgeProvider } from './bridge/bridge-provider';
-import { createBridgeQueryClient } from './bridge/query-client';
+import { createEventsGap } from './bridge/events-gap';
+import { createBridgeQueryClient, refreshAllQueries } from './bridge/query-client';
 import { createWebBridge } from './bridge/web-bridge';
 import { OPEN_PAGE_PATH } from '../../shared/bridge/web-paths';
 import { readFirstScreen } from './today/read-ahead';
@@ -23,7 +24,9 @@ const howToOpen = () => window.location.replace(OPEN_PAGE_PATH);
 if (!window.coverdesk && !secret) howToOpen();
 else {
   const webMode = !window.coverdesk;
-  window.coverdesk ??= createWebBridge(secret ?? '', howToOpen);
+  // The page's first reads and the bridge tell one gap (events-gap.ts): the first script's, if it sent them.
+  const gap = window.coverdeskFirstReads?.gap ?? createEventsGap();
+  window.coverdesk ??= createWebBridge(secret ?? '', howToOpen, gap);
   const bridge = window.coverdesk;
   const queries = createBridgeQueryClient();
   let painted: () => void = () => undefined;
@@ -32,6 +35,8 @@ else {
   // looks, so neither is asked twice.
   window.coverdeskFirstReads ??= sendFirstReads(window);
   const reads = readFirstScreen(bridge, queries, new Date(), window.coverdeskFirstReads, new Promise<void>((resolve) => (painted = resolve)));
+  // Once the first reads are in the query layer: a gap found before would refresh what is not there yet.
+  if (webMode) gap.onMissed(() => void reads.ready.catch(() => undefined).then(() => refreshAllQueries(queries)));
   // Drawn once the first reads are in the query layer. They are usually answered before this
   // script has run, but their answers are read by tasks queued behind it: drawn at once, the
   // page drew "Opening the desk…", then the shell, then Today's rows, three renders and

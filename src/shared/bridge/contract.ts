@@ -341,8 +341,6 @@ export const BRIDGE_EVENTS = {
   /**
    * The host was closed and made again on the same data (issue 29): the check found the
    * database damaged and it was set aside, or a backup was restored. Everything shown is stale.
-   * The browser mode's event stream also opens with it after a restart, for a page whose first
-   * answers may have come from the host before it.
    */
   'host.restarted': z.object({ reason: z.enum(['damaged', 'restored']) }),
   /**

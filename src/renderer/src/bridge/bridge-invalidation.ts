@@ -2,7 +2,7 @@ import type { Query, QueryClient } from '@tanstack/react-query';
 import type { BridgeApi, BridgeEvent, BridgeEventPayload, BridgeInput, BridgeMethod } from '../../../shared/bridge/contract';
 import type { DeskPatientDetail, SyncStatus } from '../../../shared/bridge/desk-contract';
 import { catchingUp, followToday, type TodayChangesWanted } from '../today/follow-today';
-import { bridgeQueries, refreshQuery, setBridgeData } from './query-client';
+import { bridgeQueries, refreshAllQueries, refreshQuery, setBridgeData } from './query-client';
 
 /** The collections shown on Today and on a patient's screens. */
 export const DESK_COLLECTIONS = ['patients', 'insurance_cards', 'electronic_eligibility_checks', 'electronic_eligibility_discoveries'];
@@ -212,7 +212,7 @@ export function watchBridgeEvents(bridge: BridgeApi, client: QueryClient, timers
     bridge.on('settings.changed', (settings) => setBridgeData(client, 'settings.get', {}, settings)),
     // Another database under the same page (a damaged one set aside, a backup restored): nothing
     // cached holds, and a read in flight was answered by the old host, so it reads again after.
-    bridge.on('host.restarted', () => client.getQueryCache().getAll().forEach((query) => refreshQuery(client, query))),
+    bridge.on('host.restarted', () => refreshAllQueries(client)),
   ];
   return () => {
     offs.forEach((off) => off());

@@ -186,6 +186,11 @@ export function refreshQuery(client: QueryClient, query: Query): void {
     });
 }
 
+/** Everything shown may be stale (another database under the page, events it missed): all read again. */
+export function refreshAllQueries(client: QueryClient): void {
+  client.getQueryCache().getAll().forEach((query) => refreshQuery(client, query));
+}
+
 export interface BridgeQueryOptions<M extends BridgeMethod> {
   /**
    * The host audits each of these reads as a view of the record. Read whenever a screen

@@ -1,15 +1,19 @@
 import type { BridgeApi, BridgeEvent } from '../../../shared/bridge/contract';
 import { buildBridgeApi } from '../../../shared/bridge/bridge-api';
+import { EVENT_STREAM_OPENED } from '../../../shared/bridge/web-paths';
+import type { EventsGap } from './events-gap';
 import { webBridgeCall } from './web-bridge-call';
 
 /**
  * The bridge over HTTP and Server-Sent Events, for the browser mode and end-to-end tests.
  * The per-run secret arrives in the URL fragment (never sent to a server by the browser)
- * and is then sent on every call; a 401 means it is not this run's (`onUnauthorized`).
+ * and is then sent on every call; a 401 means it is not this run's (`onUnauthorized`). `gap`
+ * hears of every answer and of the stream's opening: the page's first reads tell the same one.
  */
-export function createWebBridge(secret: string, onUnauthorized: () => void): BridgeApi {
+export function createWebBridge(secret: string, onUnauthorized: () => void, gap: EventsGap): BridgeApi {
   const source = new EventSource(`/bridge/events?secret=${encodeURIComponent(secret)}`);
-  return buildBridgeApi(webBridgeCall(secret, onUnauthorized), (event: BridgeEvent, listener) => {
+  source.addEventListener(EVENT_STREAM_OPENED, (message: MessageEvent<string>) => gap.opened((JSON.parse(message.data) as { told: number }).told));
+  return buildBridgeApi(webBridgeCall(secret, onUnauthorized, gap), (event: BridgeEvent, listener) => {
     const handler = (message: MessageEvent<string>) => listener(JSON.parse(message.data));
     source.addEventListener(event, handler);
     return () => source.removeEventListener(event, handler);

@@ -1,5 +1,6 @@
 import type { BridgeMethod, BridgeOutput, BridgeResult } from '../../../shared/bridge/contract';
 import { OPEN_PAGE_PATH } from '../../../shared/bridge/web-paths';
+import { createEventsGap, type EventsGap } from '../bridge/events-gap';
 import { webBridgeCall } from '../bridge/web-bridge-call';
 import { todayInput } from './today-rows';
 
@@ -15,6 +16,8 @@ export interface FirstReads {
   since: string;
   session: Promise<BridgeResult<BridgeOutput<'staff.session'>>>;
   todayFirstRows: Promise<BridgeResult<BridgeOutput<'desk.today'>>>;
+  /** Sent over HTTP by this script: what its answers said of the host's events, for the main entry's bridge. */
+  gap?: EventsGap;
 }
 
 /**
@@ -28,15 +31,20 @@ export interface FirstReads {
 export function sendFirstReads(page: Pick<Window, 'coverdesk' | 'location'>, now = new Date()): FirstReads | undefined {
   const secret = new URLSearchParams(page.location.hash.slice(1)).get('secret');
   let call: (method: BridgeMethod, input: unknown) => Promise<BridgeResult<unknown>>;
+  let gap: EventsGap | undefined;
   if (page.coverdesk) {
     const bridge = page.coverdesk;
     call = (method, input) => (method === 'staff.session' ? bridge.staff.session({}) : bridge.desk.today(input as { since: string; first: number }));
-  } else if (secret) call = webBridgeCall(secret, () => page.location.replace(OPEN_PAGE_PATH));
+  } else if (secret) {
+    gap = createEventsGap();
+    call = webBridgeCall(secret, () => page.location.replace(OPEN_PAGE_PATH), gap);
+  }
   else return undefined;
   const { since } = todayInput(now);
   return {
     since,
     session: call('staff.session', {}) as FirstReads['session'],
     todayFirstRows: call('desk.today', { since, first: TODAY_FIRST_ROWS }) as FirstReads['todayFirstRows'],
+    gap,
   };
 }

@@ -75,8 +75,17 @@ describe('web host', () => {
     });
     const stream = await received;
     expect(stream).toMatch(/data: \{"collection":"patients","id":"pat_[0-9A-Z]{26}"\}/);
-    // A host never restarted tells a new stream nothing of restarts (a page would refresh for nothing).
-    expect(stream).not.toContain('host.restarted');
+    // It opened with the count of events told so far (the sync's first status, perhaps), before any other.
+    expect(stream).toMatch(/^event: stream\.opened\ndata: \{"told":\d+\}\n/);
+  });
+
+  it('answers carry the count of events told when the call began, so a page knows what its stream may not have carried', async () => {
+    const told = async (response: Response) => Number(response.headers.get('x-coverdesk-events-told'));
+    const first = await told(await call('patients.list', {}));
+    expect(Number.isInteger(first)).toBe(true);
+    await call('patients.create', { first_name: 'A', last_name: 'B', date_of_birth: '2000-01-01' });
+    // The create told records.changed (and sync.status perhaps): counted from the next call on.
+    expect(await told(await call('patients.list', {}))).toBeGreaterThan(first);
   });
 
   it('serves the renderer page', async () => {
