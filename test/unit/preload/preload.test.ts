@@ -85,12 +85,37 @@ describe('the preload', () => {
     const received: unknown[] = [];
     const off = api.on('session.locked', (...args: unknown[]) => received.push(args));
     const ipcEvent = { sender: fake.ipcRenderer, senderId: 0 };
-    fake.listeners.get('session.locked')!.forEach((l) => l(ipcEvent, { reason: 'system_lock' }));
+    const send = (payload: unknown) => fake.listeners.get('session.locked')!.forEach((l) => l(ipcEvent, payload));
+    send({ reason: 'system_lock' });
     expect(received).toEqual([[{ reason: 'system_lock' }]]);
     off();
-    expect(fake.listeners.get('session.locked')).toEqual([]);
+    send({ reason: 'system_suspend' });
+    expect(received).toHaveLength(1);
+    // One channel listener an event, from the start: no listener is added per subscription.
+    expect(fake.listeners.get('session.locked')).toHaveLength(1);
     expect(() => api.on('patients.create', () => undefined)).toThrow(/Unknown bridge event/);
     expect(() => api.on('ELECTRON_BROWSER_REQUIRE', () => undefined)).toThrow(/Unknown bridge event/);
+  });
+
+  it('holds events that arrive before the page listens and gives them, in order, to its first listener', () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the exposed bridge is called by name
+    const api = fake.exposed.get('coverdesk') as Record<string, any>;
+    const ipcEvent = { sender: fake.ipcRenderer, senderId: 0 };
+    const send = (payload: unknown) => fake.listeners.get('records.changed')!.forEach((l) => l(ipcEvent, payload));
+    send({ collection: 'patients', id: 'pat_1' });
+    send({ collection: 'insurance_cards', id: 'ins_1' });
+    const received: unknown[] = [];
+    api.on('records.changed', (payload: unknown) => received.push(payload));
+    send({ collection: 'patients', id: 'pat_2' });
+    expect(received).toEqual([
+      { collection: 'patients', id: 'pat_1' },
+      { collection: 'insurance_cards', id: 'ins_1' },
+      { collection: 'patients', id: 'pat_2' },
+    ]);
+    // Given once: a second listener hears only what comes after.
+    const later: unknown[] = [];
+    api.on('records.changed', (payload: unknown) => later.push(payload));
+    expect(later).toEqual([]);
   });
 });
 
