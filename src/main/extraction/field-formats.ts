@@ -193,15 +193,21 @@ function groupNumber(raw: string): FormattedValue | null {
   return { value, fit: value.replace(/-/g, '').length <= 4 ? fit * 0.85 : fit, repairs: repairs + lostGlyphs(raw) };
 }
 
+/**
+ * Letters whose strokes are a digit's, read where NCPDP's BIN can only have digits: a G or a
+ * "b" is a 6 (the bowl and the stem), a "g" a 9. Case matters: a capital B is an 8.
+ */
+const BIN_LOOKALIKES: Record<string, string> = { G: '6', b: '6', g: '9' };
+
 /** RxBIN: always six digits, so every look-alike is a digit. */
 function rxBin(raw: string): FormattedValue | null {
   let repairs = 0;
-  const value = [...compact(raw).toUpperCase()]
+  const value = [...compact(raw)]
     .map((c) => {
       if (/\d/.test(c)) return c;
-      const d = TO_DIGIT[c];
+      const d = BIN_LOOKALIKES[c] ?? TO_DIGIT[c.toUpperCase()];
       if (d) repairs++;
-      return d ?? c;
+      return d ?? c.toUpperCase();
     })
     .join('');
   if (!/^\d{6}$/.test(value)) return null;

@@ -107,11 +107,57 @@ export function misreadCaptionOf(word: string, field: LabelledField): boolean {
   return LABELS[field].some((known) => known.length === form.length && [...known].filter((c, i) => c !== form[i]).length <= 2);
 }
 
+/**
+ * NCPDP's pharmacy captions as small print misreads them, its three letters (BIN, PCN, GRP) read
+ * whole: the x lost between the R and them ("RPCN", "RBIN", "RGRP"), or the R read as an H of
+ * the same strokes ("HxGRP", "HxBIN"). The three letters say which caption it was; what was
+ * misread is only the "Rx" before them, so the value beside it is its own, read under a repair.
+ */
+const NCPDP_MISREAD = /^(?:R|HX)(BIN|PCN|GRP)#?$/;
+
+function ncpdpMisread(form: string): LabelledField | undefined {
+  const m = NCPDP_MISREAD.exec(form);
+  return m ? BY_FORM.get(`RX${m[1]}${form.endsWith('#') ? '#' : ''}`) : undefined;
+}
+
+/** The pharmacy block's fields, whose captions are NCPDP's. */
+const RX_CAPTIONED = new Set<LabelledField>(['rx_bin', 'rx_pcn', 'rx_group']);
+
+/**
+ * Whether a word is one of NCPDP's pharmacy captions (RxBIN, RxPCN, RxGRP, RxID), as printed or
+ * in a misread form the reader knows: never a code's value. A blank code's caption sits beside
+ * the next one's ("RxPCN  RxGRP 1234"), and that caption is what a look for the value meets first.
+ * Not a caption one letter from them ("RX12" is an Rx group, one edit from RXID).
+ */
+export function isNcpdpCaption(word: string): boolean {
+  const form = labelForm(word).replace(/[:#]+$/, '');
+  if (form.length < 3) return false;
+  const exact = BY_FORM.get(form);
+  if (exact && RX_CAPTIONED.has(exact)) return true;
+  if (/^RX(ID|MEMBERID)$/.test(form)) return true;
+  const rx = /^[FBPKH]X/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
+  const rLost = /^X(BIN|PCN|GRP)$/.test(form) ? BY_FORM.get(`R${form}`) : undefined;
+  const xMisread = /^[RPFBKH][AUKYVH](BIN|PCN)$/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
+  const misread = ncpdpMisread(form);
+  return [rx, rLost, xMisread, misread].some((f) => f !== undefined && RX_CAPTIONED.has(f));
+}
+
+/**
+ * Whether a caption as read keeps NCPDP's three letters whole (RxBIN, "RPCN", "HxGRP"): a misread
+ * only of its "Rx", away from the value. A caption whose own end was misread ("RxGRO") stood
+ * where the value's start may have been lost with it.
+ */
+export function keepsNcpdpLetters(caption: string | undefined): boolean {
+  if (!caption) return false;
+  const form = labelForm(caption.replace(/\s+/g, '')).replace(/[:#]+$/, '');
+  return /(BIN|PCN|GRP)$/.test(form) && isNcpdpCaption(form);
+}
+
 function lookup(form: string): LabelledField | undefined {
   const exact = BY_FORM.get(form);
   if (exact) return exact;
-  // "Rx" misread as "Fx", "Bx", "Px" or "Kx" ("Fx BIN#"); a "#" misread as Z or H ("BINZ").
-  const rx = /^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
+  // "Rx" misread as "Fx", "Bx", "Px", "Kx" or "Hx" ("Fx BIN#"); a "#" misread as Z or H ("BINZ").
+  const rx = /^[FBPKH]X/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
   if (rx) return rx;
   // Or the R lost at the photo's or the crop's edge ("xBIN", "xPCN"): the x and NCPDP's three
   // letters still say which caption it was.
@@ -121,10 +167,12 @@ function lookup(form: string): LabelledField | undefined {
   // letters read exactly after an R-like glyph still say which caption it was. Not "Ru GRP":
   // measured, reading it moved the closer look's region off the other captions (tuning seed 303
   // lost an id, a BIN and a PCN for the one RxGRP), and a plain GRP is the medical group's.
-  const xMisread = /^[RPFBK][AUKYVH](BIN|PCN)#?$/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
+  const xMisread = /^[RPFBKH][AUKYVH](BIN|PCN)#?$/.test(form) ? BY_FORM.get(`RX${form.slice(2)}`) : undefined;
   if (xMisread) return xMisread;
+  const ncpdp = ncpdpMisread(form);
+  if (ncpdp) return ncpdp;
   if (form.length >= 4 && /[ZH]$/.test(form)) {
-    const hashed = BY_FORM.get(`${form.slice(0, -1)}#`) ?? (/^[FBPK]X/.test(form) ? BY_FORM.get(`RX${form.slice(2, -1)}#`) : undefined);
+    const hashed = BY_FORM.get(`${form.slice(0, -1)}#`) ?? (/^[FBPKH]X/.test(form) ? BY_FORM.get(`RX${form.slice(2, -1)}#`) : undefined);
     if (hashed) return hashed;
   }
   // Long labels survive one misread or stray letter ("GRPNOO", "RRXPCN"), and so do

@@ -2,7 +2,7 @@ import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, ty
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
 import { asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
 import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
-import { endsAnotherCaption, labelAt, withinOneEdit, type LabelledField } from './field-labels';
+import { endsAnotherCaption, isNcpdpCaption, labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
 import { UNSURE_AT_MOST } from '../../shared/review-threshold';
 import { matchPayerLines, payerNames } from './payer-match';
@@ -152,7 +152,7 @@ function inValueColumn(label: Segment, s: Segment, segments: readonly Segment[])
 function valueAt(placement: keyof typeof PLACEMENTS, hit: LabelHit, segments: Segment[]): Segment | undefined {
   const label = hit.segment;
   const { fits, order } = PLACEMENTS[placement];
-  const found = segments.filter((s) => s !== label && s.page === label.page && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
+  const found = segments.filter((s) => s !== label && s.page === label.page && !specksOnly(s) && fits(label, s)).sort((a, b) => order(a) - order(b))[0];
   if (found || placement !== 'right') return found;
   // Nothing near: the nearest segment on the row, when it stands in a column of values.
   const far = segments
@@ -229,11 +229,29 @@ function candidate(field: LabelledField, raw: string, words: OcrWord[], source: 
  * (a next label misread) still gives the BIN, and "01 7010" (a digit gap) stays whole.
  */
 function candidateFromWords(field: LabelledField, rest: string | undefined, allWords: OcrWord[], source: Source, quality: number, segment: Segment, hit: LabelHit): Candidate | null {
-  const words = withoutBorders(allWords, field !== 'member_name');
+  const words = withoutBorders(withoutSpecks(allWords), field !== 'member_name');
   const c = candidateFromValueWords(field, rest, words, source, quality, segment, hit);
   // A border dropped may have been a character after all: a person says which.
   if (c && words.length < allWords.length) doubt(c);
   return c;
+}
+
+/**
+ * A speck: one mark of punctuation read alone, what OCR makes of dust, a scan's dot or a smudge
+ * between a caption and its value ("RxBIN . 610279", "RxPCN ' ADV"). No id, code or name starts
+ * with one, so it is passed over; a stroke that may be a glyph ("|", "I") is the border rule's.
+ */
+const SPECK = /^[.,'`’‘"“”:;·•~_^*°-]$/;
+
+/** The value's words from the first that is more than a speck. */
+function withoutSpecks(words: OcrWord[]): OcrWord[] {
+  const from = words.findIndex((w) => !SPECK.test(w.text));
+  return from <= 0 ? words : words.slice(from);
+}
+
+/** Whether a segment is specks only: no value to look at beside or under a caption. */
+function specksOnly(segment: Segment): boolean {
+  return segment.words.every((w) => SPECK.test(w.text));
 }
 
 /** A word of one thin stroke: what OCR makes of a box's or a panel's edge ("|", "I", "l", "1", "[", "]"). */
@@ -264,6 +282,13 @@ function candidateFromValueWords(field: LabelledField, rest: string | undefined,
     const stop = words.findIndex((w, i) => i > 0 && !/^[A-Za-z0-9-]{1,4}$/.test(w.text) && !/^[\dOIlS-]+$/.test(w.text) && !bluePrefixApart(i));
     if (stop > 0) last = stop;
   }
+  // A code's value is never an NCPDP caption: where the code is blank, the next caption is
+  // what stands beside its own ("RxPCN  RxGRP 1234" never gives the PCN "RXGRP").
+  if (!FREE_TEXT_FIELDS.has(field)) {
+    const caption = words.findIndex((w) => isNcpdpCaption(w.text));
+    if (caption >= 0) last = Math.min(last, caption);
+    if (last === 0 && !rest) return null;
+  }
   for (let n = last; n >= (rest ? 0 : 1); n--) {
     const used = words.slice(0, n);
     const raw = [rest ?? '', ...used.map((w) => w.text)].join(' ').trim();
@@ -275,6 +300,9 @@ function candidateFromValueWords(field: LabelledField, rest: string | undefined,
   }
   return null;
 }
+
+/** Fields whose value is words: a name may be "Rubin", whatever caption it looks like. */
+const FREE_TEXT_FIELDS: ReadonlySet<LabelledField> = new Set<LabelledField>(['member_name', 'plan_name']);
 
 function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] {
   const out: Candidate[] = [];
@@ -682,6 +710,8 @@ export interface FieldSource {
    * readings of the same pixels agreeing are not evidence of the caption or the shape.
    */
   sureAtMost: number;
+  /** The caption the value was read under, as read ("RxPCN", "RPCN"); none when placed by position or shape. */
+  caption?: string;
   /**
    * Read beside or under its caption, that caption read as printed: not placed by its line's
    * position or by its shape alone, nor by a caption recovered from a misread ("RX GRO").
@@ -888,7 +918,7 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     // its field ("xBIN", "ibscriber ID"): measured, holding those too lost a whole reading.
     if (c.labelBox && c.labelBox.x0 < 0.25 * (c.labelBox.y1 - c.labelBox.y0) && c.caption && endsAnotherCaption(c.caption, name)) continue;
     fields[name] = { value: c.value, confidence: round2(c.confidence) };
-    sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr, sureAtMost: c.evidenced ? 1 : UNSURE_AT_MOST, captioned: !!c.captionAsPrinted };
+    sources[name] = { page: c.segment.page, box: c.box, ocr: c.ocr, sureAtMost: c.evidenced ? 1 : UNSURE_AT_MOST, captioned: !!c.captionAsPrinted, ...(c.caption ? { caption: c.caption } : {}) };
   }
   if (payer) fields.payer_name = { value: payer.entity.name, confidence: round2(payer.score * 0.98), evidence: payer.evidence };
   return { fields, sources };

@@ -1,5 +1,6 @@
 import type { ExtractedFields } from '../../shared/contract';
-import { REVIEW_BELOW } from '../../shared/review-threshold';
+import { REVIEW_BELOW, UNSURE_AT_MOST } from '../../shared/review-threshold';
+import { keepsNcpdpLetters } from './field-labels';
 import { FIELD_FORMATS } from './field-formats';
 import { readCardFields, rxCaptionBoxes, type FieldSource, type FieldSources } from './field-parser';
 import type { OcrBox, OcrPage } from './ocr-worker';
@@ -125,16 +126,26 @@ export function printedInShape(field: (typeof RX_FIELDS)[number], page: OcrPage,
 }
 
 /**
+ * Whether a value was read under its own caption with only the caption's "Rx" misread ("RPCN",
+ * "HxGRP"): NCPDP's three letters still say whose value it is, but not surely, so it may fill a
+ * blank (under "check this") and never replace a reading.
+ */
+function underMisreadCaption(source: FieldSource): boolean {
+  return !source.captioned && keepsNcpdpLetters(source.caption);
+}
+
+/**
  * Whether the look's reading of a field takes its place: a missing field is filled by a value
- * read beside or under its own caption; an unsure one (under "check this") is replaced only by
+ * read beside or under its own caption, read as printed or with only its "Rx" misread
+ * (`underMisreadCaption`); an unsure one (under "check this") is replaced only by
  * a value that is also in its field's shape as printed and that the OCR read clearly surer, as
  * a closer re-read must be (a second reading of the same pixels is otherwise no better), or
  * that keeps a run of one glyph the first reading merged.
  */
 export function takesThePlace(current: { value: string; confidence: number } | undefined, currentSource: FieldSource | undefined, found: { value: string; source: FieldSource; shaped: boolean }, surerBy: number): boolean {
-  if (!found.value || !found.source.captioned) return false;
-  if (!current?.value) return true;
-  if (current.value === found.value || current.confidence >= REVIEW_BELOW) return false;
+  if (!found.value) return false;
+  if (!current?.value) return !!found.source.captioned || underMisreadCaption(found.source);
+  if (!found.source.captioned || current.value === found.value || current.confidence >= REVIEW_BELOW) return false;
   return found.shaped && (found.source.ocr >= (currentSource?.ocr ?? 0) + surerBy || lengthensRun(current.value, found.value));
 }
 
@@ -166,7 +177,8 @@ export async function lookAtRxBlock(deps: RxBlockLookDeps, input: RxBlockLookInp
     if (!found || !source) continue;
     const shaped = source.page === region.page && printedInShape(field, page, source.box, found.value);
     if (!takesThePlace(read.fields[field], read.sources[field], { value: found.value, source, shaped }, input.surerBy)) continue;
-    read.fields[field] = found;
+    // A fill under a misread caption is a lead, whatever the parser made of it.
+    read.fields[field] = source.captioned ? found : { ...found, confidence: Math.min(found.confidence, UNSURE_AT_MOST) };
     read.sources[field] = source;
   }
   return ['rx-block'];

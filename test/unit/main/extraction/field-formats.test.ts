@@ -27,6 +27,18 @@ describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () =>
     expect(FIELD_FORMATS.rx_bin('1-800-555-0199')).toBeNull();
   });
 
+  it('RxBIN: a G or a "b" read for a digit is a 6, a "g" a 9, only where six digits result (a repair)', () => {
+    // NCPDP: the BIN is six digits. 610602 and 004336 are processors' published BINs.
+    expect(FIELD_FORMATS.rx_bin('G10602')).toMatchObject({ value: '610602', repairs: 1 });
+    expect(FIELD_FORMATS.rx_bin('0043b6')).toMatchObject({ value: '004366', repairs: 1 });
+    expect(FIELD_FORMATS.rx_bin('61050g')).toMatchObject({ value: '610509', repairs: 1 });
+    // A capital B is still an 8; too few or too many digits is still no BIN.
+    expect(FIELD_FORMATS.rx_bin('B10602')).toMatchObject({ value: '810602', repairs: 1 });
+    expect(FIELD_FORMATS.rx_bin('G1060')).toBeNull();
+    expect(FIELD_FORMATS.rx_bin('G106022')).toBeNull();
+    expect(FIELD_FORMATS.rx_bin('Group')).toBeNull();
+  });
+
   it('RxPCN and RxGRP are repaired only where the code is clearly digits or clearly letters', () => {
     expect(FIELD_FORMATS.rx_pcn('9S99')?.value).toBe('9599');
     expect(FIELD_FORMATS.rx_pcn('MEDDADV')?.value).toBe('MEDDADV');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endsAnotherCaption, labelAt, misreadCaptionOf } from '@src/main/extraction/field-labels';
+import { endsAnotherCaption, isNcpdpCaption, keepsNcpdpLetters, labelAt, misreadCaptionOf } from '@src/main/extraction/field-labels';
 
 const label = (text: string, mid = false) => {
   const m = labelAt(text.split(' '), 0, mid);
@@ -122,6 +122,44 @@ describe('captions outside the standards and misread halves', () => {
     expect(at('KyBIN 610502', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
     // A plain GRP stays the medical group's caption.
     expect(at('GRP 0862434', 0)).toMatchObject({ field: 'group_number', quality: 1 });
+  });
+});
+
+/**
+ * NCPDP's pharmacy ID card guide captions the block RxBIN, RxPCN, RxGRP (and RxID for the
+ * cardholder); the codes beside them are the guide's shapes with a PBM's published commercial
+ * codes (BIN 004336, PCN ADV). Small print loses the x ("RPCN") or reads the R as an H ("HxGRP").
+ */
+describe('NCPDP captions misread by OCR (issue 25)', () => {
+  const at = (text: string, i: number) => labelAt(text.split(' '), i, i > 0);
+
+  it('reads RxPCN, RxBIN and RxGRP with the x lost as the caption, as a repair', () => {
+    expect(at('RPCN ADV', 0)).toMatchObject({ field: 'rx_pcn', end: 1, quality: 0.85 });
+    expect(at('RBIN 004336', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
+    expect(at('RGRP RX1234', 0)).toMatchObject({ field: 'rx_group', end: 1, quality: 0.85 });
+    expect(at('RBIN# 004336', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
+  });
+
+  it('reads them with the R read as an H, as a repair, mid-line too', () => {
+    expect(at('HxGRP RX1234', 0)).toMatchObject({ field: 'rx_group', end: 1, quality: 0.85 });
+    expect(at('HxBIN: 004336', 0)).toMatchObject({ field: 'rx_bin', end: 1, quality: 0.85 });
+    expect(at('004336 HxPCN ADV', 1)).toMatchObject({ field: 'rx_pcn', start: 1, end: 2 });
+  });
+
+  it('knows a caption, as printed or so misread, is never a code: one letter from one is', () => {
+    for (const caption of ['RxGRP', 'RxPCN:', 'RxBIN#', 'RxID', 'RGRP', 'RPCN', 'HxBIN', 'xBIN', 'FxPCN', 'RAPCN', 'PCN', 'BIN']) expect(isNcpdpCaption(caption), caption).toBe(true);
+    // RxGRP values from the guide's shapes; a code one edit from RXID is still a code.
+    for (const value of ['RX1234', 'RX12', 'ADV', '9999', '004336', 'GRP', 'MEDDADV']) expect(isNcpdpCaption(value), value).toBe(false);
+  });
+
+  it('tells a caption whose "Rx" alone was misread from one whose own letters were', () => {
+    expect(keepsNcpdpLetters('RPCN')).toBe(true);
+    expect(keepsNcpdpLetters('Hx GRP')).toBe(true);
+    expect(keepsNcpdpLetters('RxBIN:')).toBe(true);
+    // Cut short at its end, by the value: the value's start may have gone with it.
+    expect(keepsNcpdpLetters('RxGRO')).toBe(false);
+    expect(keepsNcpdpLetters('Group')).toBe(false);
+    expect(keepsNcpdpLetters(undefined)).toBe(false);
   });
 });
 

@@ -326,6 +326,35 @@ describe('field parser', () => {
     expect(parse(line(40, 400, 'Call the main 610591 line')).rx_bin).toBeUndefined();
   });
 
+  it('reads values under NCPDP captions misread ("RPCN", "HxGRP") as repairs, under "check this", with the caption as read', () => {
+    // NCPDP's block with a PBM's published codes (BIN 004336, PCN ADV).
+    const { fields, sources } = readCardFields([page(line(620, 400, 'RBIN 004336'), line(620, 450, 'RPCN ADV'), line(620, 500, 'HxGRP RX1234'))], { entities: [] });
+    expect(values(fields)).toMatchObject({ rx_bin: '004336', rx_pcn: 'ADV', rx_group: 'RX1234' });
+    for (const field of ['rx_bin', 'rx_pcn', 'rx_group'] as const) expect(fields[field]!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(sources.rx_pcn).toMatchObject({ caption: 'RPCN', captioned: false });
+    // Read as printed: its caption recorded, and sure.
+    const printed = readCardFields([page(line(620, 400, 'RxBIN 004336'))], { entities: [] });
+    expect(printed.sources.rx_bin).toMatchObject({ caption: 'RxBIN', captioned: true });
+    expect(printed.fields.rx_bin!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('passes over a speck between a caption and its value', () => {
+    expect(values(parse(line(620, 400, "RxBIN . 004336"), line(620, 450, "RxPCN ' ADV"), line(620, 500, 'RxGRP ` RX1234')))).toMatchObject({ rx_bin: '004336', rx_pcn: 'ADV', rx_group: 'RX1234' });
+    // A speck standing alone between the caption and the value beside it.
+    expect(parse(line(620, 400, 'RxPCN'), line(760, 400, '.'), line(900, 400, 'ADV')).rx_pcn?.value).toBe('ADV');
+    // Passed over, not repaired: a clean read stays sure.
+    expect(parse(line(620, 400, 'RxBIN . 004336')).rx_bin!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
+  it('never takes an NCPDP caption, as printed or misread, for a blank code\'s value', () => {
+    // The PCN printed blank: what stands beside its caption is the group's caption.
+    expect(parse(line(620, 450, 'RxPCN:'), line(760, 450, 'RxGRP'), line(620, 500, 'RxBIN 004336')).rx_pcn).toBeUndefined();
+    expect(parse(line(620, 450, 'RxPCN:'), line(760, 450, 'RGRP')).rx_pcn).toBeUndefined();
+    expect(parse(line(620, 450, 'RxPCN:'), line(760, 450, 'HxBIN 004336')).rx_pcn).toBeUndefined();
+    // A code that merely starts with Rx is a code.
+    expect(parse(line(620, 450, 'RxGRP: RX12')).rx_group?.value).toBe('RX12');
+  });
+
   it('places the pharmacy values whose captions OCR lost by NCPDP\'s order (BIN, PCN, GRP), each to be checked', () => {
     // NCPDP's pharmacy ID card guide: RxBIN, RxPCN, RxGRP one under the other, the BIN six digits.
     const lost = parse(line(620, 400, 'Rae 610591', 20), line(620, 430, 'Repex: MEDDADV', 20), line(620, 460, 'Rip: 0677175', 20));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UNSURE_AT_MOST, type FieldSources } from '@src/main/extraction/field-parser';
+import { REVIEW_BELOW } from '@src/shared/review-threshold';
 import type { OcrLine, OcrPage, OcrWord } from '@src/main/extraction/ocr-worker';
 import type { PreparedImage } from '@src/main/extraction/prepare-image';
 import { lengthensRun, lookAtRxBlock, onTheSide, rxBlockRegion } from '@src/main/extraction/rx-block-look';
@@ -124,6 +125,17 @@ describe('the second look at the pharmacy block', () => {
     expect(r.fields.rx_group).toBeUndefined();
   });
 
+  it('fills a missing code read under its NCPDP caption with only the "Rx" misread ("RPCN", "HxGRP"), under "check this"', async () => {
+    const r = read();
+    const { deps } = look(page(840, 450, line(word('RxBIN', 90, 90, 30), word('004336', 240, 90, 30)), line(word('RPCN', 90, 150, 30), word('ADV', 240, 150, 30)), line(word('HxGRP', 90, 210, 30), word('RX1234', 240, 210, 30))));
+    await lookAtRxBlock(deps, { read: r, pages: [first], prepared: [side(1100, 694)], surerBy: 0.2 });
+    expect(r.fields.rx_pcn?.value).toBe('ADV');
+    expect(r.fields.rx_group?.value).toBe('RX1234');
+    expect(r.fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(r.fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
+    expect(r.sources.rx_group).toMatchObject({ caption: 'HxGRP', captioned: false });
+  });
+
   /** A card whose three codes were read, the PCN unsurely: a run of zeros collapsed ("032000" for 03200000). */
   const unsure = (ocr: number, pcn = '032000'): { fields: ExtractedFields; sources: FieldSources } => ({
     fields: { rx_bin: { value: '004336', confidence: 0.93 }, rx_pcn: { value: pcn, confidence: 0.79 }, rx_group: { value: 'RX1234', confidence: 0.9 } },
@@ -180,7 +192,7 @@ describe('the second look at the pharmacy block', () => {
   });
 
   it('keeps the unsure code when the look\'s reading needed a repair, or its caption was not read as printed', async () => {
-    for (const [pcn, caption] of [['O32OO000', 'RxPCN'], ['03200000', 'RxP:']]) {
+    for (const [pcn, caption] of [['O32OO000', 'RxPCN'], ['03200000', 'RxP:'], ['03200000', 'RPCN']]) {
       const r = unsure(0.6);
       const { deps } = look(block(pcn, 93, caption));
       await lookAtRxBlock(deps, { read: r, pages: [withCodes], prepared: [side(1100, 694)], surerBy: 0.2 });
