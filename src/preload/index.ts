@@ -1,7 +1,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import { BRIDGE_EVENT_NAMES, type BridgeEvent } from '../shared/bridge/contract';
 import { buildBridgeApi } from '../shared/bridge/bridge-api';
-import { createEventRelay } from './event-relay';
+import { createEventRelay } from '../shared/bridge/event-relay';
 
 // Every event channel is listened on from the start, never ipcRenderer itself handed out:
 // what arrives before the page listens is held for it (event-relay.ts).

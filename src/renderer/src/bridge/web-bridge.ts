@@ -1,5 +1,6 @@
 import type { BridgeApi, BridgeEvent } from '../../../shared/bridge/contract';
 import { buildBridgeApi } from '../../../shared/bridge/bridge-api';
+import { createEventRelay, EVENT_NAMES } from '../../../shared/bridge/event-relay';
 import { EVENT_STREAM_OPENED } from '../../../shared/bridge/web-paths';
 import type { EventsGap } from './events-gap';
 import { webBridgeCall } from './web-bridge-call';
@@ -13,9 +14,8 @@ import { webBridgeCall } from './web-bridge-call';
 export function createWebBridge(secret: string, onUnauthorized: () => void, gap: EventsGap): BridgeApi {
   const source = new EventSource(`/bridge/events?secret=${encodeURIComponent(secret)}`);
   source.addEventListener(EVENT_STREAM_OPENED, (message: MessageEvent<string>) => gap.opened((JSON.parse(message.data) as { told: number }).told));
-  return buildBridgeApi(webBridgeCall(secret, onUnauthorized, gap), (event: BridgeEvent, listener) => {
-    const handler = (message: MessageEvent<string>) => listener(JSON.parse(message.data));
-    source.addEventListener(event, handler);
-    return () => source.removeEventListener(event, handler);
-  });
+  // Listened on from the start: what arrives before the page listens is held for it (event-relay.ts).
+  const relay = createEventRelay<BridgeEvent>();
+  for (const name of EVENT_NAMES) source.addEventListener(name, (message: MessageEvent<string>) => relay.arrived(name, JSON.parse(message.data)));
+  return buildBridgeApi(webBridgeCall(secret, onUnauthorized, gap), (event: BridgeEvent, listener) => relay.listen(event, listener));
 }

@@ -1,10 +1,14 @@
+import type { BridgeEvent } from './contract';
+
 /**
- * The host's events, from the moment the preload runs to the page's listeners (issue 29). The
- * page's first reads go out before its listeners are installed (they are, once React has
- * mounted): an event sent in between (a card from the local API, a batch's progress) reached no
- * one, and what it changed stayed off the screen. An event nobody listens for yet is held and
- * given, in order, to the first listener for it. Held at most `maxHeld` an event name, the
- * oldest dropped: a name no screen ever listens for must not grow without end.
+ * The host's events, from the moment the bridge is made (the preload; the browser mode's event
+ * stream) to the page's listeners (issue 29). The page's first reads go out before its
+ * listeners are installed (they are, once React has mounted): an event that arrived in between
+ * (a card from the local API, a batch's progress) reached no one (ipcRenderer and EventSource
+ * drop an event nobody listens for), and what it changed stayed off the screen. An event nobody
+ * listens for yet is held and given, in order, to the first listener for it. Held at most
+ * `maxHeld` an event name, the oldest dropped: a name no screen listens for must not grow
+ * without end.
  */
 export interface EventRelay<E extends string> {
   /** An event from the host. */
@@ -14,6 +18,22 @@ export interface EventRelay<E extends string> {
 }
 
 export const MAX_HELD_EVENTS = 5_000;
+
+/**
+ * Every bridge event's name, without the contract's schemas (the page builds its bridge before
+ * any is built, issue 31). A `Record` over the contract's events: one missing or unknown does
+ * not compile.
+ */
+const EVENTS: Record<BridgeEvent, true> = {
+  'records.changed': true,
+  'sync.status': true,
+  'session.locked': true,
+  'notices.opened': true,
+  'appointments.progress': true,
+  'host.restarted': true,
+  'settings.changed': true,
+};
+export const EVENT_NAMES = Object.keys(EVENTS) as BridgeEvent[];
 
 export function createEventRelay<E extends string>(maxHeld = MAX_HELD_EVENTS): EventRelay<E> {
   const listeners = new Map<E, Set<(payload: unknown) => void>>();

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createEventRelay } from '@src/preload/event-relay';
+import { BRIDGE_EVENT_NAMES } from '@src/shared/bridge/contract';
+import { createEventRelay, EVENT_NAMES } from '@src/shared/bridge/event-relay';
 
-describe('the preload’s event relay', () => {
+describe('the bridges’ event relay', () => {
+  it('knows every event of the contract by name, without its schemas', () => {
+    expect([...EVENT_NAMES].sort()).toEqual([...BRIDGE_EVENT_NAMES].sort());
+  });
+
   it('tells listeners at once, and stops telling one that stopped listening', () => {
     const relay = createEventRelay<'a'>();
     const heard: unknown[] = [];
