@@ -398,7 +398,10 @@ function planName(raw: string): FormattedValue | null {
   // saying a code or number follows ("Plan Codes MED 676 RX 455"): a code, not the plan's name.
   if (/^\s*\p{L}+\s*:/u.test(raw) || CODE_CAPTION.test(plainWord(raw.trim().split(/\s+/)[0] ?? ''))) return null;
   const read = raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N})+]+$/gu, '').trim();
-  const { value, repairs } = romanNumeralRepaired(read);
+  const roman = romanNumeralRepaired(read);
+  const blue = blueCardRepaired(roman.value);
+  const value = blue.value;
+  const repairs = roman.repairs + blue.repairs;
   if (PLACEHOLDER.test(value) || /^X+$/i.test(value.replace(/[^A-Za-z]/g, ''))) return null;
   const letters = value.replace(/[^\p{L}]/gu, '').length;
   if (value.length < 2 || value.length > 80 || letters < 2) return null;
@@ -428,6 +431,30 @@ export function romanNumeralRepaired(name: string): { value: string; repairs: nu
   const strokes = ROMAN_STROKES.exec(name)?.[1];
   if (!strokes || !strokes.includes('I') || /^I+$/.test(strokes)) return { value: name, repairs: 0 };
   return { value: name.slice(0, name.length - strokes.length) + 'I'.repeat(strokes.length), repairs: 1 };
+}
+
+/**
+ * BlueCard, the Blue Cross Blue Shield Association's program for care away from home, is printed
+ * by name on Blue plans' cards ("BlueCard PPO", beside the suitcase its card guide requires). Its
+ * thin middle letters are the ones OCR misreads ("BhieCard"): an eight-letter word that keeps
+ * BlueCard's B and CARD and differs in at most two of the letters between is that name. A repair,
+ * so the plan stays under "check this".
+ */
+const BLUECARD = 'BLUECARD';
+export function blueCardRepaired(name: string): { value: string; repairs: number } {
+  let repairs = 0;
+  const value = name
+    .split(' ')
+    .map((word) => {
+      const upper = word.toUpperCase();
+      if (upper === BLUECARD || !/^B\p{L}{3}CARD$/iu.test(word)) return word;
+      const differ = [...upper].filter((ch, i) => ch !== BLUECARD[i]).length;
+      if (differ > 2) return word;
+      repairs++;
+      return 'BlueCard';
+    })
+    .join(' ');
+  return { value, repairs };
 }
 
 export const FIELD_FORMATS: Record<LabelledField, (raw: string) => FormattedValue | null> = {

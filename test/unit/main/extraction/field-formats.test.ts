@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
+import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired, blueCardRepaired } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -288,6 +288,17 @@ describe('misreads a field\'s own alphabet rules out (issue 25), held under "che
     expect(romanNumeralRepaired('POS II')).toEqual({ value: 'POS II', repairs: 0 });
     expect(romanNumeralRepaired('Plan 11')).toEqual({ value: 'Plan 11', repairs: 0 });
     expect(FIELD_FORMATS.plan_name('POS Il')).toMatchObject({ value: 'POS II', repairs: 1 });
+  });
+
+  it('reads the BCBS Association\'s BlueCard program name with its thin letters misread, as a repair', () => {
+    // The card guide's own wording: "BlueCard PPO" beside the suitcase.
+    expect(blueCardRepaired('BhieCard PPO')).toEqual({ value: 'BlueCard PPO', repairs: 1 });
+    expect(blueCardRepaired('BIueCard EPO')).toEqual({ value: 'BlueCard EPO', repairs: 1 });
+    expect(blueCardRepaired('BlueCard PPO')).toEqual({ value: 'BlueCard PPO', repairs: 0 });
+    expect(blueCardRepaired('BLUECARD PPO')).toEqual({ value: 'BLUECARD PPO', repairs: 0 });
+    // Another word of the same shape is not BlueCard: three letters differ.
+    expect(blueCardRepaired('BestCard Dental')).toEqual({ value: 'BestCard Dental', repairs: 0 });
+    expect(FIELD_FORMATS.plan_name('BhieCard PPO')).toMatchObject({ value: 'BlueCard PPO', repairs: 1 });
   });
 
   it('drops a caption misread past recognition before a name in capitals, as a repair', () => {
