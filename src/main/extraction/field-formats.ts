@@ -114,6 +114,29 @@ export function asMbi(raw: string): { value: string; repairs: number } | null {
   return { value: chars.join(''), repairs };
 }
 
+/**
+ * An MBI read with one glyph too many (a speck or a split stroke read as a character: 12
+ * characters where the 11 CMS prints hold one that, dropped, leaves CMS's shape). Only when
+ * the drops agree (or one alone drops a glyph read twice), with at most one look-alike repaired: the dropped glyph
+ * counts as a repair, so the id stays under "check this".
+ */
+export function asMbiWithExtraGlyph(raw: string): { value: string; repairs: number } | null {
+  if (raw.length === 11) return asMbi(raw);
+  if (raw.length !== 12) return null;
+  const found = new Map<string, { repairs: number; doubled: boolean }>();
+  for (let i = 0; i < 12; i++) {
+    const mbi = asMbi(raw.slice(0, i) + raw.slice(i + 1));
+    if (!mbi || mbi.repairs > 1) continue;
+    const was = found.get(mbi.value);
+    found.set(mbi.value, { repairs: Math.min(was?.repairs ?? Infinity, mbi.repairs), doubled: !!was?.doubled || raw[i] === raw[i - 1] || raw[i] === raw[i + 1] });
+  }
+  // Where drops give different MBIs, one glyph read twice ("MK773") is the likelier extra one.
+  const drops = [...found].filter(([, f]) => found.size === 1 || f.doubled);
+  if (drops.length !== 1) return null;
+  const [[value, { repairs }]] = drops;
+  return { value, repairs: repairs + 1 };
+}
+
 /** The legacy Medicare claim number (HICN): nine digits and a letter, maybe a digit after it. */
 const HICN = /^\d{9}[A-Z]\d?$/;
 
@@ -123,7 +146,23 @@ const HICN = /^\d{9}[A-Z]\d?$/;
  * printed apart that names the person on the contract ("XYZ 123456789 01"). The member id is
  * the prefix and the number; the suffix is not sent.
  */
-const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})\s*-?\s*([A-Z]{0,2}\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
+const BLUE_WITH_SUFFIX = /^\s*([A-Z][A-Z0-9]{2})(\s*-?\s*)([A-Z]{0,2}\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
+/**
+ * Where a Blue prefix ends is certain when it is printed apart from the number or ends in a
+ * letter ("XYZ123456789"); "U12345678" may be the prefix U12 and 345678, or an id U12345678
+ * with no prefix at all, and only a person can say which.
+ */
+function bluePrefixApart(prefix: string, gap: string): boolean {
+  return gap !== '' || /[A-Z]$/i.test(prefix);
+}
+
+/**
+ * An id followed by a person code ("123456789 00", "123456789-01"): the two digits a payer
+ * prints beside the subscriber's id to name the person on the contract (X12 271's and NCPDP's
+ * person code, sent apart from the id). The id is what comes before; that the two digits are
+ * a suffix and not the id's end is the reader's judgement, so a repair.
+ */
+const PERSON_CODE_SUFFIX = /^\s*([A-Z]{0,4}\d{6,14})\s*[- ]\s*\d{2}\s*$/i;
 
 /** A date as cards print them (03/01/2021, 2021-03-01): a coverage or birth date, never an id or a group. */
 const DATE_BODY = String.raw`\d{1,2}[-/.]\d{1,2}[-/.](?:\d{2}|\d{4})|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}`;
@@ -168,10 +207,13 @@ function memberId(printed: string): FormattedValue | null {
   if (PHONE.test(printed) || TOLL_FREE.test(printed) || PLACEHOLDER.test(printed.trim()) || isDate(printed)) return null;
   const { text: raw, repairs: hooks } = closingHookAsJ(printed);
   const blue = BLUE_WITH_SUFFIX.exec(raw);
-  const compacted = blue ? `${blue[1]}${blue[2]}` : compact(raw);
-  const mbi = asMbi(compacted);
+  const suffixed = blue ? null : PERSON_CODE_SUFFIX.exec(raw);
+  const compacted = blue ? `${blue[1]}${blue[3]}` : suffixed ? suffixed[1] : compact(raw);
+  const judged = (blue && !bluePrefixApart(blue[1], blue[2])) || suffixed ? 1 : 0;
+  const mbi = asMbiWithExtraGlyph(compacted);
   if (mbi) return { value: mbi.value, fit: 1, repairs: mbi.repairs + hooks };
-  const { value, repairs } = repairPrefixedId(compacted);
+  const { value, repairs: repaired } = repairPrefixedId(compacted);
+  const repairs = repaired + judged;
   if (!/^[A-Z0-9]{5,20}$/.test(value)) return null;
   const digits = value.replace(/\D/g, '').length;
   if (digits < 4) return null;
@@ -330,7 +372,8 @@ function memberName(raw: string): FormattedValue | null {
   text = text.replace(/[0158]/g, (d) => (repairs++, TO_LETTER[d]));
   // Names are printed in capitals or title case: a lower-case word before them is what the
   // reading kept of a caption ("ame" of "Name"), not part of the name.
-  const leading = /^(\p{Ll}+) (?=\p{Lu})/u.exec(text);
+  // Its stop or colon too ("ame. JOHN SMITH", "ame: JOHN SMITH").
+  const leading = /^(\p{Ll}+)[.:]? (?=\p{Lu})/u.exec(text);
   if (leading && !NAME_PARTICLE.test(leading[1])) {
     text = text.slice(leading[0].length);
     repairs++;

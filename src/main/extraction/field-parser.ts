@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
+import { asMbiWithExtraGlyph, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
 import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
 import { endsAnotherCaption, isNcpdpCaption, labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
@@ -609,7 +609,7 @@ function unlabelledMbi(segments: Segment[]): Candidate | null {
         const raw = used.map((w) => w.text).join('');
         const compacted = raw.replace(/[^A-Za-z0-9]/g, '');
         if (n === 3 && !/^\w{4}$/.test(used[0].text.replace(/-/g, ''))) continue;
-        const mbi = compacted.length === 11 && /\d/.test(compacted[0]) ? asMbi(compacted) : null;
+        const mbi = /\d/.test(compacted[0] ?? '') ? asMbiWithExtraGlyph(compacted) : null;
         // Letters in every place the standard allows them: a run of digits that happens to fit is not one.
         if (!mbi || mbi.repairs > 1 || (mbi.value.match(/[A-Z]/g) ?? []).length < 3) continue;
         const ocr = meanConfidence(used);

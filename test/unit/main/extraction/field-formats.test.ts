@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousJoin, asMbi, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired, blueCardRepaired } from '@src/main/extraction/field-formats';
+import { ambiguousJoin, asMbi, asMbiWithExtraGlyph, blueCardRepaired, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -340,5 +340,47 @@ describe('the words printed beside a name', () => {
   it('are no part of it, with or without their colon', () => {
     expect(FIELD_FORMATS.member_name('JOHN SMITH Relationship Self')).toBeNull();
     expect(FIELD_FORMATS.member_name('JOHN SMITH DOB 01/01/1980')).toBeNull();
+  });
+});
+
+describe('member-id shapes from the standards, read with a glyph too many or a suffix beside them (issue 25)', () => {
+  it('repairs an MBI read with one extra glyph to the MBI CMS printed, as a repair', () => {
+    // CMS's sample MBI 1EG4-TE5-MK73 with a speck read as a character.
+    expect(asMbiWithExtraGlyph('1EG4TE5MK73')).toEqual({ value: '1EG4TE5MK73', repairs: 0 });
+    expect(asMbiWithExtraGlyph('1EG4TE5MK773')).toEqual({ value: '1EG4TE5MK73', repairs: 1 });
+    expect(asMbiWithExtraGlyph('11EG4TE5MK73')).toEqual({ value: '1EG4TE5MK73', repairs: 1 });
+    expect(asMbiWithExtraGlyph('1EG4TTE5MK73')).toEqual({ value: '1EG4TE5MK73', repairs: 1 });
+    // A glyph after the last digit leaves two MBIs (1EG4TE5MK73 or 1EG4TE5MK31): no repair can choose.
+    expect(asMbiWithExtraGlyph('1EG4TE5MK731')).toBeNull();
+    expect(FIELD_FORMATS.member_id('1EG4-TE5-MK773')).toMatchObject({ value: '1EG4TE5MK73', repairs: 1 });
+    // Twelve characters no drop makes CMS's shape, and a run of digits, are no MBI.
+    expect(asMbiWithExtraGlyph('123456789012')).toBeNull();
+    expect(asMbiWithExtraGlyph('XGH123456789')).toBeNull();
+    expect(FIELD_FORMATS.member_id('XGH123456789')).toMatchObject({ value: 'XGH123456789', repairs: 0 });
+    expect(asMbiWithExtraGlyph('1EG4TE5MK7')).toBeNull();
+  });
+
+  it('reads an id without the person code printed beside it, as a repair', () => {
+    expect(FIELD_FORMATS.member_id('123456789 00')).toMatchObject({ value: '123456789', repairs: 1 });
+    expect(FIELD_FORMATS.member_id('123456789-01')).toMatchObject({ value: '123456789', repairs: 1 });
+    // An id read whole keeps all its digits.
+    expect(FIELD_FORMATS.member_id('12345678900')).toMatchObject({ value: '12345678900', repairs: 0 });
+  });
+
+  it('is sure of a Blue plan prefix only when printed apart from the number or ending in a letter', () => {
+    // BlueCard: a three-character prefix, the number, a two-digit suffix that is not sent.
+    expect(FIELD_FORMATS.member_id('ABC 123456789 01')).toMatchObject({ value: 'ABC123456789', fit: 1, repairs: 0 });
+    expect(FIELD_FORMATS.member_id('ABC123456789 01')).toMatchObject({ value: 'ABC123456789', fit: 1, repairs: 0 });
+    expect(FIELD_FORMATS.member_id('ZGP W12345678 02')).toMatchObject({ value: 'ZGPW12345678', repairs: 0 });
+    // "U12345678 01": prefix U12 or an id U12345678 with no prefix; the print does not say.
+    expect(FIELD_FORMATS.member_id('U12345678 01')).toMatchObject({ value: 'U12345678', repairs: 1 });
+  });
+
+  it('drops what the reading kept of a name caption ("ame." or "ame:" of Name:)', () => {
+    expect(FIELD_FORMATS.member_name('ame. JOHN SMITH')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('ame: JOHN SMITH')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
+    expect(FIELD_FORMATS.member_name('ame SMITH, JOHN')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
+    // A name particle stays: it is part of the name.
+    expect(FIELD_FORMATS.member_name('de LA CRUZ MARIA')?.value).toContain('de');
   });
 });
