@@ -63,7 +63,8 @@ describe('the web host restarting on the same data', () => {
     temp = makeTempDir('coverdesk-web-restart-late-');
     await deskWith(temp.dir, 400);
     flipByteInAPage(temp.dir);
-    web = await startWebHost({ dataDir: temp.dir, port: 0, localApi: false, hotFolder: false, startCheck: { delayMs: 300 } });
+    // The check late enough that the first answer surely comes from the host before the restart.
+    web = await startWebHost({ dataDir: temp.dir, port: 0, localApi: false, hotFolder: false, startCheck: { delayMs: 1500 } });
     const secret = new URL(web.url).hash.replace('#secret=', '');
     const before = await fetch(`${web.origin}/bridge/storage.damage`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-coverdesk-secret': secret }, body: '{}' });
     expect(await before.json()).toEqual({ ok: true, value: null });
