@@ -11,6 +11,7 @@ import { readCardFields, UNSURE_AT_MOST, type FieldSource, type FieldSources } f
 import { createOcrWorker, joinPages, type OcrBox, type OcrPage, type OcrWord, type OcrWorker, type OcrWorkerOptions } from './ocr-worker';
 import type { ImageQuality } from './image-quality';
 import { lookAtRxBlock } from './rx-block-look';
+import { withoutRuledLines } from './ruled-lines';
 import { crop, enlargeRegion, halvesForOcr, negative, prepareCard, timed, toPgm, withoutRules, type PreparedImage, type PrepareOptions, type StageTimer } from './prepare-image';
 
 export interface ExtractionImage {
@@ -105,6 +106,22 @@ const PCN_LABEL = /PCN|\bPC[Il1|]\b/i;
 const BIN_LABEL = /BIN|\bB[Il1|][NM]\b/i;
 
 /**
+ * A key field missing or an Rx block half read. Not a field merely absent: many cards print no
+ * group or Rx group, and a second pass for each of them was most of the time of a card
+ * (measured on the held-out set). A BIN without its PCN (or the other way round) is an Rx
+ * block half read when the other label is printed: many cards print a BIN and no PCN at all
+ * (measured: those were a tenth of the generated cards, each paying a whole second pass for
+ * nothing).
+ */
+function missing(fields: ExtractedFields, text: string): boolean {
+  return (
+    KEY_FIELDS.some((f) => !fields[f]) ||
+    (!!fields.rx_bin && !fields.rx_pcn && PCN_LABEL.test(text)) ||
+    (!fields.rx_bin && !!fields.rx_pcn && BIN_LABEL.test(text))
+  );
+}
+
+/**
  * Tesseract binarises with one global threshold. That is the fastest and reads most
  * cards, so it goes first; the other passes run only for cards it leaves short (a quarter
  * of the generated set, so the median card costs one pass):
@@ -117,16 +134,7 @@ const PASSES: Pass[] = [
   {
     name: 'local',
     params: { thresholding_method: '2' },
-    // Not for a field merely absent: many cards print no group or Rx group, and a second
-    // pass for each of them was most of the time of a card (measured on the held-out set).
-    // A BIN without its PCN (or the other way round) is an Rx block half read, when the
-    // other label is printed: many cards print a BIN and no PCN at all (measured: those
-    // were a tenth of the generated cards, each paying a whole second pass for nothing).
-    needed: (fields, text) =>
-      KEY_FIELDS.some((f) => !fields[f]) ||
-      (!!fields.rx_bin && !fields.rx_pcn && PCN_LABEL.test(text)) ||
-      (!fields.rx_bin && !!fields.rx_pcn && BIN_LABEL.test(text)) ||
-      EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
+    needed: (fields, text) => missing(fields, text) || EXTRACTED_FIELDS.some((f) => fields[f] && fields[f].confidence < UNSURE),
   },
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
 ];
@@ -460,6 +468,31 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
     return { read, firstPages };
   }
 
+  /**
+   * Tesseract's layout takes text enclosed by ruled boxes for part of a picture and drops it (a
+   * paper form's boxed fields, a boxed Rx block): a card still missing a field after every other
+   * reading is read once more with its rules erased, on the sides that have any. Last, so the
+   * readings of the whole photo and of its small print come first, and it only fills what is
+   * missing: on text the layout did read, a reading of a changed image is no better, only
+   * different (tuning seed 303: an MBI read right by the whole photo's reading was lost to a
+   * phone number's digits the erased reading filled in first). Not every card: erased on all of
+   * them, the rules cost more than they gave (seeds 202 and 303: train 290 → 291, 294 → 292;
+   * validation 107 → 103, 107 → 105, payers lost on knockout bands and side panels).
+   */
+  async function readUnruled(ocr: Recognizer, prepared: PreparedImage[], read: { fields: ExtractedFields; sources: FieldSources }, text: string, context: ExtractionContext): Promise<string[]> {
+    if (!missing(read.fields, text)) return [];
+    const sides = prepared.map((image) => timed(profile, 'prepare:unruled', () => withoutRuledLines(image)));
+    if (sides.every((side) => side === undefined)) return [];
+    const pages = await allSettledOrThrow(prepared.map((image, i) => recognizeSide(ocr, 'unruled', sides[i] ?? image, {}, false, i % OCR_WORKERS)));
+    const found = timed(profile, 'parse+payer', () => readCardFields(pages, context));
+    for (const name of EXTRACTED_FIELDS) {
+      if (read.fields[name] || !found.fields[name]) continue;
+      read.fields[name] = found.fields[name];
+      read.sources[name] = found.sources[name];
+    }
+    return ['unruled'];
+  }
+
   /** The barcodes on the prepared sides, each read by the reader of its kind. */
   async function readBarcodes(prepared: PreparedImage[], images: ExtractionImage[]): Promise<{ readings: BarcodeReading[]; fields: ExtractedFields }> {
     const readings: BarcodeReading[] = [];
@@ -579,6 +612,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         if (payer && payer.confidence > (read.fields.payer_name?.confidence ?? 0)) read.fields.payer_name = payer;
       }
     }
+    ran.push(...(await readUnruled(ocr, prepared, read, firstPages.map((p) => p.text).join('\n'), context)));
     // A pharmacy block shown by its captions with a field of it missing or merged: read the block alone.
     ran.push(...(await lookAtRxBlock({ recognize: (image, params) => recognize(ocr, 'rx-block', image, params), enlarge: (image, box, scale) => timed(profile, 'prepare:rx-block', () => enlargeRegion(image, box, scale)) }, { read, pages: firstPages, prepared, surerBy: REREAD_MARGIN })));
     const { fields } = read;

@@ -26,6 +26,18 @@ import { directoryEntities } from '@src/shared/payers/payer-directory';
 import { REVIEW_BELOW as LOW_CONFIDENCE } from '@src/shared/review-threshold';
 import type { ClearinghouseEntity, ExtractedFieldName, ExtractedFields } from '@src/shared/contract';
 
+const USAGE = `Usage: npx tsx test/integration/main/extraction/card-measure.ts --families tuning|held-out [options] | --real DIR
+  --families tuning|held-out   the generator's layout families of that split
+  --count N --seed S           how many cards, drawn from which seed (100, 101)
+  --validation F1,F2,...       tuning families counted apart, as validation (never tuned on)
+  --only-families F1,F2,...    only these families
+  --real DIR                   a folder of card images with truth.json
+  --held-out N                 N cards of the older held-out styles
+  --verbose                    every card, field by field (ok, wrong, BLANK, extra)
+  --profile                    where the time goes, per step of the reader
+  --lang-path DIR              another tesseract language data folder, every reading
+  --split on|off               each side read as two halves on the two workers`;
+
 /** The fields the issue measures, in the order the table prints them. */
 export const MEASURED: ExtractedFieldName[] = ['member_id', 'member_name', 'payer_name', 'plan_name', 'rx_bin', 'rx_pcn', 'rx_group', 'group_number'];
 
@@ -330,8 +342,13 @@ async function main(): Promise<void> {
       'only-families': { type: 'string' },
       // The engine's splitSides: each side read as two halves on the two workers (on or off).
       split: { type: 'string' },
+      help: { type: 'boolean' },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   if (values.families !== undefined && values.families !== 'tuning' && values.families !== 'held-out') throw new Error('--families must be tuning or held-out.');
   const count = Number(values.count);
   const seed = Number(values.seed);
