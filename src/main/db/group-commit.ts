@@ -45,7 +45,13 @@ export function groupCommitFor(db: Db): GroupCommit {
   return group;
 }
 
-export function createGroupCommit(db: Db): GroupCommit {
+export interface GroupCommitOptions {
+  /** Milliseconds, monotonic: when a group waits, and how long a COMMIT takes (tests step it, so the wait does not hang on the machine's load). */
+  now?: () => number;
+}
+
+export function createGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
+  const now = options.now ?? (() => performance.now());
   const sqlite = db.$client;
   const inTransaction = transactionRunner(sqlite);
   let queue: Pending[] = [];
@@ -79,14 +85,14 @@ export function createGroupCommit(db: Db): GroupCommit {
       for (const item of refused) item.reject(refusal);
       return;
     }
-    const now = performance.now();
+    const at = now();
     if (waitingSince === null) {
-      waitingSince = now;
+      waitingSince = at;
       // Nobody is mid-cycle: whoever was writing together has gone quiet.
-      if (now - committedAt > 2 * commitMs) expected = 1;
+      if (at - committedAt > 2 * commitMs) expected = 1;
     }
     const short = queue.length < expected;
-    const left = commitMs - (now - waitingSince);
+    const left = commitMs - (at - waitingSince);
     // A wait whose timer ran out is over, whatever fraction of a millisecond is left.
     if (short && left > 0 && !timedOut) {
       // Timers count whole milliseconds: rounded, the wait ends as near its due as they allow.
@@ -129,7 +135,7 @@ export function createGroupCommit(db: Db): GroupCommit {
             }
           }
         }
-        written = performance.now();
+        written = now();
       });
     } catch (error) {
       if (!rolledBack) {
@@ -150,7 +156,7 @@ export function createGroupCommit(db: Db): GroupCommit {
     }
     // The COMMIT alone (what a merged cohort saves), as a moving average: one slow fsync (a
     // checkpoint) does not make every group wait longer.
-    committedAt = performance.now();
+    committedAt = now();
     const committing = committedAt - written;
     commitMs = commitMs === 0 ? committing : commitMs * 0.8 + committing * 0.2;
     group.forEach((item, i) => {
