@@ -12,7 +12,7 @@ const HALO = 2;
  * a boxed Rx block or a copay table. Tesseract's page layout takes text enclosed by a ruled
  * box for part of a picture and drops it: a paper-form card whose fields each sit in a box
  * read as its header and footer only. This is what document OCR does before reading forms
- * (line removal): a rule is a run of ink, gaps of a pixel or two bridged (a rule broken by the
+ * (line removal): a rule is a run of ink, gaps of up to `thin` pixels bridged (a rule broken by the
  * scan or the JPEG), at least a twelfth of the width or a tenth of the height long, mostly
  * ink, at most `thin` pixels thick across it, with paper beyond it on both sides. Letters
  * are never that long at their stroke's thickness; a coloured band (a knockout header) is

@@ -44,7 +44,7 @@ describe('ruled lines of boxes and tables', () => {
     expect(ink(gray, 60, 100, 96, 24)).toBe(before);
   });
 
-  it('whitens a rule broken by the scan or the JPEG, its gaps of a pixel or two bridged, and the soft grey beside it', () => {
+  it('whitens a rule broken by the scan or the JPEG, its short gaps bridged, and the soft grey beside it', () => {
     const gray = page();
     for (let x = 20; x < 580; x += 14) rect(gray, x, 200, 13, 2);
     rect(gray, 20, 199, 560, 1, 150);
