@@ -139,11 +139,11 @@ const PASSES: Pass[] = [
   { name: 'negative', params: {}, invert: true, needed: (fields) => !fields.payer_name },
 ];
 
-/** The more confident reading of each field, and where it was read. */
-function merge(into: { fields: ExtractedFields; sources: FieldSources }, from: { fields: ExtractedFields; sources: FieldSources }): void {
+/** The more confident reading of each field (only the fields not read yet, `fillOnly`), and where it was read. */
+function merge(into: { fields: ExtractedFields; sources: FieldSources }, from: { fields: ExtractedFields; sources: FieldSources }, fillOnly = false): void {
   for (const name of EXTRACTED_FIELDS) {
     const candidate = from.fields[name];
-    if (candidate && (!into.fields[name] || candidate.confidence > into.fields[name].confidence)) {
+    if (candidate && (!into.fields[name] || (!fillOnly && candidate.confidence > into.fields[name].confidence))) {
       into.fields[name] = candidate;
       into.sources[name] = from.sources[name];
     }
@@ -479,17 +479,13 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
    * them, the rules cost more than they gave (seeds 202 and 303: train 290 → 291, 294 → 292;
    * validation 107 → 103, 107 → 105, payers lost on knockout bands and side panels).
    */
-  async function readUnruled(ocr: Recognizer, prepared: PreparedImage[], read: { fields: ExtractedFields; sources: FieldSources }, text: string, context: ExtractionContext): Promise<string[]> {
-    if (!missing(read.fields, text)) return [];
+  async function readUnruled(ocr: Recognizer, prepared: PreparedImage[], read: { fields: ExtractedFields; sources: FieldSources }, firstPages: OcrPage[], context: ExtractionContext): Promise<string[]> {
+    if (!missing(read.fields, firstPages.map((p) => p.text).join('\n'))) return [];
     const sides = prepared.map((image) => timed(profile, 'prepare:unruled', () => withoutRuledLines(image)));
     if (sides.every((side) => side === undefined)) return [];
-    const pages = await allSettledOrThrow(prepared.map((image, i) => recognizeSide(ocr, 'unruled', sides[i] ?? image, {}, false, i % OCR_WORKERS)));
-    const found = timed(profile, 'parse+payer', () => readCardFields(pages, context));
-    for (const name of EXTRACTED_FIELDS) {
-      if (read.fields[name] || !found.fields[name]) continue;
-      read.fields[name] = found.fields[name];
-      read.sources[name] = found.sources[name];
-    }
+    // A side without rules reads as the first pass read it (the same image, the same settings).
+    const pages = await allSettledOrThrow(sides.map((side, i) => (side ? recognizeSide(ocr, 'unruled', side, {}, false, i % OCR_WORKERS) : Promise.resolve(firstPages[i]))));
+    merge(read, timed(profile, 'parse+payer', () => readCardFields(pages, context)), true);
     return ['unruled'];
   }
 
@@ -612,7 +608,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         if (payer && payer.confidence > (read.fields.payer_name?.confidence ?? 0)) read.fields.payer_name = payer;
       }
     }
-    ran.push(...(await readUnruled(ocr, prepared, read, firstPages.map((p) => p.text).join('\n'), context)));
+    ran.push(...(await readUnruled(ocr, prepared, read, firstPages, context)));
     // A pharmacy block shown by its captions with a field of it missing or merged: read the block alone.
     ran.push(...(await lookAtRxBlock({ recognize: (image, params) => recognize(ocr, 'rx-block', image, params), enlarge: (image, box, scale) => timed(profile, 'prepare:rx-block', () => enlargeRegion(image, box, scale)) }, { read, pages: firstPages, prepared, surerBy: REREAD_MARGIN })));
     const { fields } = read;

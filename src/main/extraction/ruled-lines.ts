@@ -19,21 +19,25 @@ const HALO = 2;
  * thicker; where a scanner's streak runs through a letter, the letter is kept whole.
  */
 export function eraseRuledLines(gray: Uint8Array, width: number, height: number): number {
-  const thin = Math.max(3, Math.round(Math.max(width, height) / 250));
-  const rows: Axis = { along: width, across: height, stepAlong: 1, stepAcross: width, minRun: Math.round(width / 12), thin };
-  const columns: Axis = { along: height, across: width, stepAlong: width, stepAcross: 1, minRun: Math.round(height / 10), thin };
-  // Both directions found on the unchanged image, so a box's corners are found by both and
-  // a rule's crossing with another counts as paper beside it, not as a letter it runs through.
-  const horizontal = longRuns(gray, rows);
-  const vertical = longRuns(gray, columns);
-  const source = Uint8Array.from(gray);
-  return erase(source, gray, rows, horizontal, vertical) + erase(source, gray, columns, vertical, horizontal);
+  return eraseInto(Uint8Array.from(gray), gray, width, height);
 }
 
 /** The side with its ruled lines erased; none when it has none (the side as it was is what there is to read). */
 export function withoutRuledLines(image: PreparedImage): PreparedImage | undefined {
   const gray = Uint8Array.from(image.gray);
-  return eraseRuledLines(gray, image.width, image.height) > 0 ? { ...image, gray } : undefined;
+  return eraseInto(image.gray, gray, image.width, image.height) > 0 ? { ...image, gray } : undefined;
+}
+
+/** Finds the rules on `source` (left as it is) and whitens them on `target`, a copy of it; how many spans were whitened. */
+function eraseInto(source: Uint8Array, target: Uint8Array, width: number, height: number): number {
+  const thin = Math.max(3, Math.round(Math.max(width, height) / 250));
+  const rows: Axis = { along: width, across: height, stepAlong: 1, stepAcross: width, minRun: Math.round(width / 12), thin };
+  const columns: Axis = { along: height, across: width, stepAlong: width, stepAcross: 1, minRun: Math.round(height / 10), thin };
+  // Both directions found on the unchanged image, so a box's corners are found by both and
+  // a rule's crossing with another counts as paper beside it, not as a letter it runs through.
+  const horizontal = longRuns(source, rows);
+  const vertical = longRuns(source, columns);
+  return erase(source, target, rows, horizontal, vertical) + erase(source, target, columns, vertical, horizontal);
 }
 
 interface Axis {
