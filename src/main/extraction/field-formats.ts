@@ -436,6 +436,9 @@ const CODE_CAPTION = /^(CODES?|CODIGOS?|ID|NUMBER|NUMERO|NO|NUM|#)$/;
 const BARE_BESIDE = /^(NATIONAL|IN|OUT|OF|PLAN|MEDICAL|DENTAL|VISION|PHARMACY|COMMERCIAL)$/i;
 
 function planName(raw: string): FormattedValue | null {
+  // Before the words a plan never holds: CMS's "High Deductible Plan G" is one.
+  const medigap = medigapPlan(raw.replace(/\s+/g, ' ').replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '').trim());
+  if (medigap) return medigap;
   if (NOT_PLAN.test(raw) || PHONE.test(raw) || isSentence(raw)) return null;
   // A caption of its own after the plan's ("Plan Code: PPOB 12", "Plan ID: 04"), or words
   // saying a code or number follows ("Plan Codes MED 676 RX 455"): a code, not the plan's name.
@@ -461,6 +464,21 @@ function planName(raw: string): FormattedValue | null {
     (words.length === 1 && BARE_PLAN.test(plainWord(value))) ||
     (words.some((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, ''))) && words.every((w) => PLAN_KIND.test(w.replace(/[^\p{L}-]/gu, '')) || BARE_BESIDE.test(plainWord(w))));
   return { value, fit: bare ? 0.6 : 1, repairs };
+}
+
+/**
+ * Medicare Supplement (Medigap) plans are standardised by CMS and named by letter: A, B, C, D,
+ * F, G, K, L, M and N (E, H, I and J were withdrawn; F and G also come as high-deductible
+ * plans). A card prints "Plan G", "Medicare Supplement Plan N", or the letter alone under a
+ * "Plan" caption. The letter alone is read as the plan "Plan G"; a single glyph is easily
+ * misread (C for G, both plans), so it stays under "check this".
+ */
+const MEDIGAP_LETTER = /^[A-DFGK-N]$/;
+const MEDIGAP_PLAN = /^(?:(?:Medicare\s+)?(?:Supplement(?:al)?|Medigap)(?:\s+Insurance)?\s+)?(?:High[- ]Deductible\s+)?Plan\s+[A-DFGK-N]$/i;
+export function medigapPlan(read: string): FormattedValue | null {
+  if (MEDIGAP_LETTER.test(read)) return { value: `Plan ${read}`, fit: 0.75, repairs: 0 };
+  if (MEDIGAP_PLAN.test(read)) return { value: read, fit: 1, repairs: 0 };
+  return null;
 }
 
 /**

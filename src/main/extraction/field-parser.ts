@@ -1,6 +1,6 @@
 import { EXTRACTED_FIELDS, type ClearinghouseEntity, type ExtractedFieldName, type ExtractedFields } from '../../shared/contract';
 import { boxOf, segmentPage, verticalOverlap, type Segment } from './card-layout';
-import { asMbiWithExtraGlyph, closingHookAsJ, FIELD_FORMATS, holdsDate, type FormattedValue } from './field-formats';
+import { asMbiWithExtraGlyph, closingHookAsJ, FIELD_FORMATS, holdsDate, medigapPlan, type FormattedValue } from './field-formats';
 import { isCaption, isCaptionWord, isCardWord, PHONE, TOLL_FREE } from './printed-text';
 import { endsAnotherCaption, isNcpdpCaption, labelAt, withinOneEdit, type LabelledField } from './field-labels';
 import type { OcrBox, OcrPage, OcrWord } from './ocr-worker';
@@ -531,7 +531,8 @@ function unlabelledPlan(segments: Segment[], used: Set<Segment>, names: readonly
     if (kinds.size === 0 || words > 7 || SENTENCE_WORDS.test(s.text)) continue;
     const c = candidate('plan_name', s.text, s.words, 'unlabelled', 1, s);
     if (!c) continue;
-    const score = kinds.size + (mentionsPayer(s, names) ? 1 : 0) + s.height / 100;
+    // A standard plan's own name ("Plan G", CMS's Medigap letters) over a line of the kind's words.
+    const score = kinds.size + (mentionsPayer(s, names) ? 1 : 0) + s.height / 100 + (medigapPlan(c.value) ? 2 : 0);
     if (!best || score > best.score) best = { c, score };
   }
   if (!best) return null;
@@ -666,13 +667,22 @@ function pageRows(segments: Segment[]): Segment[][] {
   const sorted = rows.map((r) => r.sort((a, b) => a.bbox.x0 - b.bbox.x0));
   // And a name in two lines of one column ("Health Plan of" over "San Joaquin"), which
   // rows do not keep together when something else is printed beside them (the plan, top right).
-  const stacked = segments.flatMap((s) => {
-    const under = segments
+  const under = (s: Segment) =>
+    segments
       .filter((u) => u !== s && u.page === s.page && u.bbox.y0 >= s.bbox.y1 - 0.2 * s.height && u.bbox.y0 - s.bbox.y1 < 1.2 * Math.max(s.height, u.height) && Math.abs(u.bbox.x0 - s.bbox.x0) < 1.5 * s.height)
       .sort((a, b) => a.bbox.y0 - b.bbox.y0)[0];
-    return under ? [[s, under]] : [];
+  const stacked = segments.flatMap((s) => {
+    const below = under(s);
+    return below ? [[s, below]] : [];
   });
-  return [...sorted, ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s])), ...stacked];
+  // A name's first line read in pieces ("SCOTT", "WHITE": the "&" between them lost, the gap
+  // left splits the row) beside a title ("TEMPORARY ID CARD"): the row's first pieces, without
+  // the title, over the line under its start.
+  const startsStacked = sorted.flatMap((row) => {
+    const below = row.length > 2 ? under(row[0]) : undefined;
+    return below ? row.slice(2).map((_, i) => [...row.slice(0, i + 2), below]) : [];
+  });
+  return [...sorted, ...rows.filter((r) => r.length > 1).flatMap((r) => r.map((s) => [s])), ...stacked, ...startsStacked];
 }
 
 /** The line that introduces the company that runs an employer's plan or insures it. */

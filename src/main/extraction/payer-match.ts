@@ -55,6 +55,8 @@ interface NameDoc {
    * administrator, a city: "United Medical Resources (UMR Onalaska)"), which cards leave out.
    */
   qualifier: Set<string>;
+  /** Every word only in the parentheses, also of a name with one word outside them ("UMR (United Medical Resources Wausau)"). */
+  parenthesised: Set<string>;
 }
 
 /**
@@ -67,7 +69,7 @@ function stateCodeOfRegion(words: readonly string[], w: string): boolean {
 }
 
 /** The words of a name outside and inside its parentheses. */
-export function nameParts(printed: string): { words: string[]; qualifier: Set<string> } {
+export function nameParts(printed: string): { words: string[]; qualifier: Set<string>; parenthesised: Set<string> } {
   // A possessive's "s" ("Businessmen's Assurance") is no word of the name: the card's own
   // one-letter words are never looked at, so a name needing one could never be found.
   const name = printed.replace(/(\p{L})['’]s\b/giu, '$1');
@@ -76,8 +78,9 @@ export function nameParts(printed: string): { words: string[]; qualifier: Set<st
   const outside = new Set(meaningful(name.replace(/\([^)]*\)?/g, ' ')));
   // One word outside the parentheses is too little to go on alone ("iCare" turns up inside
   // "MEDICARE"): such a name, like one all in parentheses, is matched whole.
-  const qualifier = outside.size < 2 ? new Set<string>() : new Set(words.filter((w) => !outside.has(w)));
-  return { words, qualifier };
+  const parenthesised = new Set(words.filter((w) => !outside.has(w)));
+  const qualifier = outside.size < 2 ? new Set<string>() : parenthesised;
+  return { words, qualifier, parenthesised };
 }
 
 interface Matcher {
@@ -120,8 +123,8 @@ function matcherFor(entities: readonly ClearinghouseEntity[]): Matcher {
   const byId = new Map<string, number>();
   entries.forEach((entry, i) => {
     [entry.name, ...entry.alternate_names].forEach((name, k) => {
-      const { words, qualifier } = nameParts(name);
-      if (words.length > 0) docs.push({ entry: i, name, words, joined: words.join(''), primary: k === 0, qualifier });
+      const { words, qualifier, parenthesised } = nameParts(name);
+      if (words.length > 0) docs.push({ entry: i, name, words, joined: words.join(''), primary: k === 0, qualifier, parenthesised });
     });
     for (const id of [entry.payer_id, ...entry.alias_ids]) if (!byId.has(id.toUpperCase())) byId.set(id.toUpperCase(), i);
   });
@@ -208,7 +211,7 @@ function sharedBy(m: Matcher, words: string[]): number {
 }
 
 /** The payers a few consecutive lines name, each with how much of its name is there. */
-function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
+function scoreWindow(m: Matcher, words: string[], header: boolean, named = false): Scored[] {
   const found = new Map<string, number>();
   const at = new Map<string, number[]>();
   words.forEach((w, position) => {
@@ -219,7 +222,10 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     }
   });
   // What a card may leave out of a name: its region, and what the directory adds in parentheses.
-  const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || doc.qualifier.has(w) || stateCodeOfRegion(doc.words, w);
+  // A name the desk's own table gives ("UMR" for umr.com) is the brand itself: what its directory
+  // name adds in parentheses is a qualifier even where only one word stands outside them.
+  const qualifierOf = (doc: NameDoc) => (named ? doc.parenthesised : doc.qualifier);
+  const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || qualifierOf(doc).has(w) || stateCodeOfRegion(doc.words, w);
   // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
   // "Shared In and Out of Network" does not spell "Shared Health".
   const inOrder = (doc: NameDoc) => {
@@ -264,7 +270,8 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     if (!whole && doc.words.length === 2 && doc.words.every((w) => (m.postings.get(w)?.length ?? 0) > COMMON_WORD)) continue;
     // A short acronym alone ("CMS", "GHI") turns up on cards by chance, and a one-word name
     // is too little to go on when it was only nearly read ("Benefits" is not "Benefit Inc.").
-    if (doc.words.length === 1 && (doc.joined.length < 4 || (!whole && doc.joined.length < 8 && found.get(doc.words[0]) !== 1))) continue;
+    // A name the desk's own table gives for a payer's web address ("umr.com": UMR) is no chance reading.
+    if (doc.words.length === 1 && !named && (doc.joined.length < 4 || (!whole && doc.joined.length < 8 && found.get(doc.words[0]) !== 1))) continue;
     // A single word below the header (a sentence of the small print, a copay table) never
     // names a payer on its own: brands are printed at the top, as a logo or a name line.
     if (doc.words.length === 1 && !header) continue;
@@ -273,12 +280,12 @@ function scoreWindow(m: Matcher, words: string[], header: boolean): Scored[] {
     for (const w of doc.words) {
       // Cards often leave out the region a payer's name ends with ("Premera Blue Cross").
       // A qualifier weighs less still: the directory's addition, rarely on the card at all.
-      const weight = (m.idf.get(w) ?? 0) * (doc.qualifier.has(w) ? 0.1 : REGION_WORDS.has(w) || stateCodeOfRegion(doc.words, w) ? 0.25 : 1);
+      const weight = (m.idf.get(w) ?? 0) * (qualifierOf(doc).has(w) ? 0.1 : REGION_WORDS.has(w) || stateCodeOfRegion(doc.words, w) ? 0.25 : 1);
       total += weight;
       got += weight * (whole ? 1 : (found.get(w) ?? 0));
     }
     const seen = doc.words.filter((w) => found.has(w) || whole);
-    if (total > 0) out.push({ entry: doc.entry, name: doc.name, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, seen), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)), stateLeftOut: !whole && doc.words.some((w) => REGION_WORDS.has(w) && !doc.qualifier.has(w) && !found.has(w)), seen });
+    if (total > 0) out.push({ entry: doc.entry, name: doc.name, coverage: got / total, weight: got, words: doc.words, sharedBy: sharedBy(m, seen), primary: doc.primary, header, regionLeftOut: !whole && doc.words.some((w) => mayLeaveOut(doc, w) && !found.has(w)), stateLeftOut: !whole && doc.words.some((w) => REGION_WORDS.has(w) && !qualifierOf(doc).has(w) && !found.has(w)), seen });
   }
   return out;
 }
@@ -343,7 +350,7 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
 }
 
 /** The payer the card's name lines spell best, and how surely; null when none is spelled well enough. */
-function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: number; best: Map<number, Scored> } | null {
+function byName(m: Matcher, lines: readonly CardLine[], named = false): { top: Scored; score: number; best: Map<number, Scored> } | null {
   const best = new Map<number, Scored>();
   const lineWords = lines.map((l) => wordsOf(l.text));
   // Free text (no layout) counts as header throughout.
@@ -353,7 +360,7 @@ function byName(m: Matcher, lines: readonly CardLine[]): { top: Scored; score: n
     // Two lines in a row are the header's only when both are ("BlueCross BlueShield" / "of Texas").
     if (i + 1 < lineWords.length) windows.push([[...lineWords[i], ...lineWords[i + 1]], `${lines[i].text} ${lines[i + 1].text}`, header(i) && header(i + 1)]);
     for (const [words, printed, inHeader] of windows) {
-      for (const s of scoreWindow(m, words, inHeader)) {
+      for (const s of scoreWindow(m, words, inHeader, named)) {
         const current = best.get(s.entry);
         if (!current || compare(s, current) < 0) best.set(s.entry, { ...s, printed: printed.trim().replace(/\s+/g, ' ') });
       }
@@ -453,7 +460,7 @@ function bySite(m: Matcher, lines: readonly CardLine[]): { entry: number; score:
     const entry = m.byId.get(MEDICARE_ALIAS);
     return entry === undefined ? null : { entry, score: 0.85, domain: site.domain };
   }
-  const found = byName(m, [{ text: site.name, confidence: 1, header: true }]);
+  const found = byName(m, [{ text: site.name, confidence: 1, header: true }], true);
   if (!found || found.top.coverage < 0.9) return null;
   // The address names the payer as surely as its printed name would, no surer.
   return { entry: found.top.entry, score: Math.min(0.9, found.score), domain: site.domain };

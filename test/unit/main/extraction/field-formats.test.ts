@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ambiguousJoin, asMbi, asMbiWithExtraGlyph, blueCardRepaired, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
+import { ambiguousJoin, asMbi, asMbiWithExtraGlyph, blueCardRepaired, closingHookAsJ, FIELD_FORMATS, holdsDate, isDate, lostGlyphs, medigapPlan, repairPrefixedId, romanNumeralRepaired } from '@src/main/extraction/field-formats';
 
 describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () => {
   it('repairs look-alikes after an id prefix, never inside it', () => {
@@ -382,5 +382,24 @@ describe('member-id shapes from the standards, read with a glyph too many or a s
     expect(FIELD_FORMATS.member_name('ame SMITH, JOHN')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
     // A name particle stays: it is part of the name.
     expect(FIELD_FORMATS.member_name('de LA CRUZ MARIA')?.value).toContain('de');
+  });
+});
+
+describe('Medicare Supplement plans by their CMS letters (issue 25)', () => {
+  it('reads "Plan G", "Medicare Supplement Plan N" and "High Deductible Plan G" as plans, the letters CMS standardised only', () => {
+    expect(FIELD_FORMATS.plan_name('Plan G')).toEqual({ value: 'Plan G', fit: 1, repairs: 0 });
+    expect(FIELD_FORMATS.plan_name('Medicare Supplement Plan N')?.value).toBe('Medicare Supplement Plan N');
+    expect(FIELD_FORMATS.plan_name('Medigap Plan K')?.value).toBe('Medigap Plan K');
+    expect(FIELD_FORMATS.plan_name('High-Deductible Plan G')?.fit).toBe(1);
+    // E, H, I and J were withdrawn; "Plan J" is not a Medigap plan now, nor is "Plan Z" one at all.
+    for (const other of ['Plan E', 'Plan J', 'Plan Z']) expect(medigapPlan(other), other).toBeNull();
+  });
+
+  it('reads the letter alone under a "Plan" caption as that plan, under "check this": one glyph is easily misread (C for G)', () => {
+    const letter = FIELD_FORMATS.plan_name('F');
+    expect(letter?.value).toBe('Plan F');
+    expect(letter!.fit).toBeLessThan(0.8);
+    expect(FIELD_FORMATS.plan_name('E')).toBeNull();
+    expect(FIELD_FORMATS.plan_name('7')).toBeNull();
   });
 });

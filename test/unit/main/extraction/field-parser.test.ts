@@ -683,3 +683,27 @@ describe('a caption cut at the photo\'s left edge', () => {
     expect(fields.rx_bin?.value).toBe('011552');
   });
 });
+
+describe('Medicare Supplement cards (issue 25)', () => {
+  it('takes the plan\'s CMS letter ("Plan N") over the line naming the kind of insurance', () => {
+    const fields = parse(line(40, 40, 'AARP Medicare Supplement Insurance Plan', 30), line(40, 100, 'Plan N', 30), line(40, 180, 'Member Name JOHN SMITH'), line(40, 230, 'Member ID 0123456789'));
+    expect(fields.plan_name?.value).toBe('Plan N');
+  });
+
+  it('reads the letter printed alone under its "Plan" caption, under "check this"', () => {
+    const fields = parse(line(40, 40, 'Humana', 40), line(40, 100, 'Medicare Supplement'), line(40, 160, 'Plan: F'), line(40, 220, 'Name: ANA LOPEZ'));
+    expect(fields.plan_name?.value).toBe('Plan F');
+    expect(fields.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+});
+
+describe('a payer\'s name in two lines, its first read in pieces beside a title', () => {
+  it('joins the pieces ("SCOTT", "WHITE": the "&" lost) to the line under them, without the title on their row', () => {
+    const header = [line(40, 40, 'SCOTT', 30), line(210, 40, 'WHITE', 30), line(800, 42, 'TEMPORARY MEMBER ID CARD', 22), line(40, 76, 'HEALTH PLAN', 30)];
+    const member = [line(40, 160, 'Subscriber Name ELIZABETH J CHEN'), line(40, 200, 'Subscriber ID 0760795592')];
+    const fields = parseCardFields([page(...header, ...member)], { entities: directoryEntities() });
+    expect(fields.payer_name?.value).toBe('Scott & White Health Plan');
+    // Not the payer's own words taken for a plan.
+    expect(fields.plan_name).toBeUndefined();
+  });
+});

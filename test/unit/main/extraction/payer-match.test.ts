@@ -159,6 +159,15 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     expect(match('Pharmacy: www.caremark.com\nRxBIN 004336')).toBeNull();
   });
 
+  it('takes a short brand its website names ("umr.com": UMR), which alone would be too short to trust, as a lead where two payers carry it', () => {
+    const found = match('UMR\nEnrollee\numr.com');
+    expect(found).toMatchObject({ via: 'website', entity: { payer_id: '39026' } });
+    // UMR's other payer id ("United Medical Resources (UMR Onalaska)") shares the brand: a lead, not sure.
+    expect(found!.score).toBeLessThan(REVIEW_BELOW);
+    // The three letters alone, without the address, may be any word's: nobody.
+    expect(match('UMR\nEnrollee')).toBeNull();
+  });
+
   it('never names a payer from one common word of the small print', () => {
     const card = [{ text: 'Member ID W123456789', confidence: 1, header: true }, { text: 'This card does not guarantee benefits', confidence: 1, header: false }, { text: 'BENEFIT INFORMATION', confidence: 1, header: false }];
     expect(matchPayerLines(card, directory)).toBeNull();
@@ -178,10 +187,13 @@ describe('a name printed without what the directory adds in parentheses', () => 
 
   it('separates the words inside parentheses (an acronym, the administrator, a city) from the name', async () => {
     const { nameParts } = await import('@src/main/extraction/payer-match');
-    expect(nameParts('Public Employees Health Plan (PEHP)')).toEqual({ words: ['public', 'employees', 'health', 'pehp'], qualifier: new Set(['pehp']) });
-    expect(nameParts('Cigna')).toEqual({ words: ['cigna'], qualifier: new Set() });
-    // One word outside is too little alone: matched whole.
-    expect(nameParts('iCare (Independent Care Health Plan)').qualifier).toEqual(new Set());
+    expect(nameParts('Public Employees Health Plan (PEHP)')).toEqual({ words: ['public', 'employees', 'health', 'pehp'], qualifier: new Set(['pehp']), parenthesised: new Set(['pehp']) });
+    expect(nameParts('Cigna')).toEqual({ words: ['cigna'], qualifier: new Set(), parenthesised: new Set() });
+    // One word outside is too little alone: matched whole (its parentheses' words kept apart
+    // for a name the desk's own table gives, as a website's).
+    const icare = nameParts('iCare (Independent Care Health Plan)');
+    expect(icare.qualifier).toEqual(new Set());
+    expect(icare.parenthesised.has('independent')).toBe(true);
   });
 
   it('matches the name the card prints, and a name several payers share stays a lead to check', () => {
