@@ -284,6 +284,8 @@ const GUESSED = 0.75;
 function rxCode(raw: string): FormattedValue | null {
   // An amount is a copay table's ("Generic $10"), never an NCPDP code (letters and digits only).
   if (PLACEHOLDER.test(raw.trim()) || raw.includes('$')) return null;
+  // Nor is a date ("01/01/2024" in the box beside the PCN's): its slashes are no code's.
+  if (isDate(raw)) return null;
   const text = compact(raw, /[A-Za-z0-9|-]/).toUpperCase().replace(/\|/g, 'I');
   if (!/^[A-Z0-9-]{2,15}$/.test(text)) return null;
   const letters = text.replace(/[^A-Z]/g, '').length;
@@ -485,12 +487,15 @@ export function medigapPlan(read: string): FormattedValue | null {
  * A plan's last word of two or three upright strokes where one is an I ("POS Il", "Option lII"):
  * the Roman numeral of a plan's generation or tier (II, III), whose I OCR reads as l, 1 or |.
  * No word of a plan's name is written with those strokes mixed, so it can only be the numeral;
- * counted as a repair, the name stays under "check this".
+ * counted as a repair, the name stays under "check this". Ones alone ("POS 11") are the numeral
+ * only after a network type (POS, HMO, PPO, EPO: "Choice POS II"), where a plan prints a
+ * deductible if any number, never 11 or 111; after another word ("Plan 11") they may be a number.
  */
 const ROMAN_STROKES = /(?<=\p{L}\S* )([Il1|]{2,3})$/u;
+const AFTER_NETWORK_TYPE = /\b(POS|HMO|PPO|EPO) 1{2,3}$/i;
 export function romanNumeralRepaired(name: string): { value: string; repairs: number } {
   const strokes = ROMAN_STROKES.exec(name)?.[1];
-  if (!strokes || !strokes.includes('I') || /^I+$/.test(strokes)) return { value: name, repairs: 0 };
+  if (!strokes || /^I+$/.test(strokes) || (!strokes.includes('I') && !AFTER_NETWORK_TYPE.test(name))) return { value: name, repairs: 0 };
   return { value: name.slice(0, name.length - strokes.length) + 'I'.repeat(strokes.length), repairs: 1 };
 }
 

@@ -885,6 +885,13 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
     context.entities,
   );
   const names = payer ? payerNames(payer.entity, context.entities) : [];
+  // A payer's name in two lines whose second starts with "Plan" ("KEYSTONE HEALTH" over "PLAN
+  // EAST") is the name, not a plan caption with its value: the next plan read stands instead.
+  if (names.length > 0 && best.has('plan_name') && isPayerMark(best.get('plan_name')!.segment, names)) {
+    const other = candidates.filter((c) => c.field === 'plan_name' && !isPayerMark(c.segment, names)).sort((a, b) => b.confidence - a.confidence)[0];
+    if (other) best.set('plan_name', other);
+    else best.delete('plan_name');
+  }
   const dependents = dependentSegments(segments);
   const used = new Set<Segment>([...hits.map((h) => h.segment), ...[...best.values()].map((c) => c.segment), ...dependents]);
   const name = best.get('member_name');

@@ -12,10 +12,12 @@ const RX_FIELDS = ['rx_bin', 'rx_pcn', 'rx_group'] as const;
 /**
  * How far around the captions and values read the block may go, in caption heights: NCPDP
  * prints BIN, PCN and GRP one under the other (a line missed below the last one read) or
- * side by side (a caption missed to the right of the last one), each value beside or under
- * its caption.
+ * side by side (captions missed to the right of the last one), each value beside or under
+ * its caption. To the right, two more columns: a form's boxed row prints its captions small
+ * over values twice their height ("RxPCN | RxGRP | EFFECTIVE DATE"), and twenty caption heights
+ * cut the next box's value in half (tuning seed 606: "FH" of FH64D).
  */
-const AROUND = { left: 3, right: 20, up: 2, down: 9 };
+const AROUND = { left: 3, right: 40, up: 2, down: 9 };
 /** The caption height the block is enlarged to: where the model reads small print best. */
 const TEXT_HEIGHT = 30;
 const MAX_SCALE = 3;

@@ -287,6 +287,10 @@ describe('misreads a field\'s own alphabet rules out (issue 25), held under "che
     expect(romanNumeralRepaired('Option lII')).toEqual({ value: 'Option III', repairs: 1 });
     expect(romanNumeralRepaired('POS II')).toEqual({ value: 'POS II', repairs: 0 });
     expect(romanNumeralRepaired('Plan 11')).toEqual({ value: 'Plan 11', repairs: 0 });
+    // Ones alone after a network type: no plan's deductible is 11 ("Choice POS II").
+    expect(romanNumeralRepaired('Choice POS 11')).toEqual({ value: 'Choice POS II', repairs: 1 });
+    expect(romanNumeralRepaired('HMO 111')).toEqual({ value: 'HMO III', repairs: 1 });
+    expect(romanNumeralRepaired('Silver 11')).toEqual({ value: 'Silver 11', repairs: 0 });
     expect(FIELD_FORMATS.plan_name('POS Il')).toMatchObject({ value: 'POS II', repairs: 1 });
   });
 
@@ -382,6 +386,15 @@ describe('member-id shapes from the standards, read with a glyph too many or a s
     expect(FIELD_FORMATS.member_name('ame SMITH, JOHN')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
     // A name particle stays: it is part of the name.
     expect(FIELD_FORMATS.member_name('de LA CRUZ MARIA')?.value).toContain('de');
+  });
+});
+
+describe('a date is never an NCPDP code', () => {
+  it('takes no date for an RxPCN or RxGRP: a form\'s boxed row prints the effective date beside them', () => {
+    expect(FIELD_FORMATS.rx_pcn('01/01/2024')).toBeNull();
+    expect(FIELD_FORMATS.rx_group('2024-01-01')).toBeNull();
+    // A code of eight digits is a code (OptumRx's PCN), slashes are what make a date.
+    expect(FIELD_FORMATS.rx_pcn('03200000')?.value).toBe('03200000');
   });
 });
 

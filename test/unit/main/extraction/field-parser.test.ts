@@ -707,3 +707,15 @@ describe('a payer\'s name in two lines, its first read in pieces beside a title'
     expect(fields.plan_name).toBeUndefined();
   });
 });
+
+describe('a payer\'s name whose second line starts with "Plan"', () => {
+  it('is the name ("KEYSTONE HEALTH" over "PLAN EAST"), not a plan caption and its value: the plan read under its caption stands', () => {
+    const lines = [line(40, 40, 'KEYSTONE HEALTH', 40), line(40, 90, 'PLAN EAST', 30), line(40, 200, 'Member Name'), line(40, 230, 'KEVIN KOWALSKI'), line(40, 300, 'Plan Name', 18), line(40, 325, 'Gold 1500 EPO')];
+    const fields = parseCardFields([page(...lines)], { entities: directoryEntities() });
+    expect(fields.payer_name?.value).toBe('Keystone Health Plan East');
+    expect(fields.plan_name?.value).toBe('Gold 1500 EPO');
+    // Without a plan printed elsewhere, no plan at all rather than the name's last word.
+    const alone = parseCardFields([page(...lines.slice(0, 4))], { entities: directoryEntities() });
+    expect(alone.plan_name).toBeUndefined();
+  });
+});
