@@ -335,9 +335,10 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
     if (site) return { entity: m.entities[site.entry], score: site.score, via: 'website', evidence: `the website ${site.domain}` };
     return medicare(m, lines);
   }
-  const { top, score } = named;
+  const { top, score, nearly } = named;
   if (site && site.entry === top.entry) {
-    return { entity: m.entities[top.entry], score: Math.max(score, 0.97), via: 'name', evidence: `${nameEvidence(top)} and the website ${site.domain}` };
+    // Unless another payer's name is printed there but for one word: the website names the brand both share.
+    return { entity: m.entities[top.entry], score: nearly ? score : Math.max(score, 0.97), via: 'name', evidence: `${nameEvidence(top)} and the website ${site.domain}` };
   }
   if (site) {
     // Name and website disagree. The website says which of a brand's regional plans
@@ -350,7 +351,7 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
 }
 
 /** The payer the card's name lines spell best, and how surely; null when none is spelled well enough. */
-function byName(m: Matcher, lines: readonly CardLine[], named = false): { top: Scored; score: number; best: Map<number, Scored> } | null {
+function byName(m: Matcher, lines: readonly CardLine[], named = false): { top: Scored; score: number; best: Map<number, Scored>; nearly: boolean } | null {
   const best = new Map<number, Scored>();
   const lineWords = lines.map((l) => wordsOf(l.text));
   // Free text (no layout) counts as header throughout.
@@ -399,9 +400,12 @@ function byName(m: Matcher, lines: readonly CardLine[], named = false): { top: S
   // Healthcare of California") is less specific, not a rival.
   // Nor is a payer found only by an alternate name (often a product: "Medicare Advantage")
   // when the top one is found by its own name.
-  const rival = ranked.find(
-    (s) => s.entry !== top.entry && s.coverage >= top.coverage - 0.05 && s.weight >= top.weight * 0.85 && s.words.some((w) => !top.words.includes(w)) && (s.primary || !top.primary),
-  );
+  const nearly = nearlyPrintedOther(m, top);
+  const rival =
+    nearly ||
+    ranked.some(
+      (s) => s.entry !== top.entry && s.coverage >= top.coverage - 0.05 && s.weight >= top.weight * 0.85 && s.words.some((w) => !top.words.includes(w)) && (s.primary || !top.primary),
+    );
   // A payer named only by an alternate name (a product, a former name) is a lead to check.
   // So is a one-word name found only below the header ("BENEFIT INFORMATION" is not
   // "Benefit Inc."): brands are printed at the top.
@@ -417,7 +421,26 @@ function byName(m: Matcher, lines: readonly CardLine[], named = false): { top: S
   // "Choice": a sentence of the fine print can hold them), or a regional payer whose state
   // is not the one the card prints, is a lead for a person to check.
   const held = restsOnCommonWords(m, top) || otherStatePrinted(top, lineWords);
-  return { top, score: held ? Math.min(score, UNSURE_AT_MOST) : score, best };
+  return { top, score: held ? Math.min(score, UNSURE_AT_MOST) : score, best, nearly };
+}
+
+/**
+ * Whether the line the top name was read from prints another payer's name but for one word,
+ * with words of it the top name leaves unexplained: "Health Choice BCBS of Arizona" is "Blue
+ * Cross Blue Shield Arizona" read whole, and "Health Choice BCBS of Arizona ACA" but for the
+ * product word the directory adds. The one read whole is then no surer than its rival.
+ */
+function nearlyPrintedOther(m: Matcher, top: Scored): boolean {
+  const printed = new Set(wordsOf(top.printed ?? '').filter((w) => !FILLER.has(w)));
+  const unexplained = [...printed].filter((w) => !top.words.includes(w) && m.postings.has(w));
+  const docs = new Set(unexplained.flatMap((w) => m.postings.get(w)!));
+  for (const d of docs) {
+    const doc = m.docs[d];
+    if (doc.entry === top.entry || !top.seen.every((w) => doc.words.includes(w))) continue;
+    const unprinted = doc.words.filter((w) => !printed.has(w) && !REGION_WORDS.has(w) && !doc.qualifier.has(w));
+    if (unprinted.length === 1) return true;
+  }
+  return false;
 }
 
 /**

@@ -168,6 +168,18 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     expect(match('UMR\nEnrollee')).toBeNull();
   });
 
+  it('is not sure of a name read whole inside a line that prints another payer\'s name but for one word', () => {
+    // "Blue Cross Blue Shield Arizona" whole; "Health Choice BCBS of Arizona ACA" but its product word.
+    const found = match('Health Choice BCBS\nof Arizona');
+    expect(found).not.toBeNull();
+    expect(found!.score).toBeLessThan(REVIEW_BELOW);
+    // Nor does the Blue plan's website make it sure: it names the brand both share.
+    expect(match('Health Choice BCBS\nArizona\nbcbsaz.com')!.score).toBeLessThan(REVIEW_BELOW);
+    // The Blue plan's name alone is sure: nothing else is printed there.
+    expect(match('BCBS of Arizona')!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(match('BCBS of Arizona\nbcbsaz.com')!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
   it('never names a payer from one common word of the small print', () => {
     const card = [{ text: 'Member ID W123456789', confidence: 1, header: true }, { text: 'This card does not guarantee benefits', confidence: 1, header: false }, { text: 'BENEFIT INFORMATION', confidence: 1, header: false }];
     expect(matchPayerLines(card, directory)).toBeNull();
