@@ -211,7 +211,7 @@ function sharedBy(m: Matcher, words: string[]): number {
 }
 
 /** The payers a few consecutive lines name, each with how much of its name is there. */
-function scoreWindow(m: Matcher, words: string[], header: boolean, named = false): Scored[] {
+function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable = false): Scored[] {
   const found = new Map<string, number>();
   const at = new Map<string, number[]>();
   words.forEach((w, position) => {
@@ -224,7 +224,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean, named = false
   // What a card may leave out of a name: its region, and what the directory adds in parentheses.
   // A name the desk's own table gives ("UMR" for umr.com) is the brand itself: what its directory
   // name adds in parentheses is a qualifier even where only one word stands outside them.
-  const qualifierOf = (doc: NameDoc) => (named ? doc.parenthesised : doc.qualifier);
+  const qualifierOf = (doc: NameDoc) => (fromSiteTable ? doc.parenthesised : doc.qualifier);
   const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || qualifierOf(doc).has(w) || stateCodeOfRegion(doc.words, w);
   // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
   // "Shared In and Out of Network" does not spell "Shared Health".
@@ -271,7 +271,7 @@ function scoreWindow(m: Matcher, words: string[], header: boolean, named = false
     // A short acronym alone ("CMS", "GHI") turns up on cards by chance, and a one-word name
     // is too little to go on when it was only nearly read ("Benefits" is not "Benefit Inc.").
     // A name the desk's own table gives for a payer's web address ("umr.com": UMR) is no chance reading.
-    if (doc.words.length === 1 && !named && (doc.joined.length < 4 || (!whole && doc.joined.length < 8 && found.get(doc.words[0]) !== 1))) continue;
+    if (doc.words.length === 1 && !fromSiteTable && (doc.joined.length < 4 || (!whole && doc.joined.length < 8 && found.get(doc.words[0]) !== 1))) continue;
     // A single word below the header (a sentence of the small print, a copay table) never
     // names a payer on its own: brands are printed at the top, as a logo or a name line.
     if (doc.words.length === 1 && !header) continue;
@@ -351,7 +351,7 @@ export function matchPayerLines(lines: readonly CardLine[], entities: readonly C
 }
 
 /** The payer the card's name lines spell best, and how surely; null when none is spelled well enough. */
-function byName(m: Matcher, lines: readonly CardLine[], named = false): { top: Scored; score: number; best: Map<number, Scored>; nearly: boolean } | null {
+function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): { top: Scored; score: number; best: Map<number, Scored>; nearly: boolean } | null {
   const best = new Map<number, Scored>();
   const lineWords = lines.map((l) => wordsOf(l.text));
   // Free text (no layout) counts as header throughout.
@@ -361,7 +361,7 @@ function byName(m: Matcher, lines: readonly CardLine[], named = false): { top: S
     // Two lines in a row are the header's only when both are ("BlueCross BlueShield" / "of Texas").
     if (i + 1 < lineWords.length) windows.push([[...lineWords[i], ...lineWords[i + 1]], `${lines[i].text} ${lines[i + 1].text}`, header(i) && header(i + 1)]);
     for (const [words, printed, inHeader] of windows) {
-      for (const s of scoreWindow(m, words, inHeader, named)) {
+      for (const s of scoreWindow(m, words, inHeader, fromSiteTable)) {
         const current = best.get(s.entry);
         if (!current || compare(s, current) < 0) best.set(s.entry, { ...s, printed: printed.trim().replace(/\s+/g, ' ') });
       }
