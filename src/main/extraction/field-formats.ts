@@ -282,6 +282,21 @@ const GUESSED = 0.75;
  * a prefix and digits (RX1234). Repairs only where the code is clearly one kind.
  */
 function rxCode(raw: string): FormattedValue | null {
+  const trimmed = raw.trim();
+  if (!HOOK_READ_AS_BRACKET.test(trimmed)) return rxCodeAsRead(raw);
+  const repaired = rxCodeAsRead(`${trimmed.slice(0, -1)}J`);
+  return repaired && { ...repaired, fit: Math.min(repaired.fit, GUESSED), repairs: repaired.repairs + 1 };
+}
+
+/**
+ * A code ending in a closing bracket with none opened: a J's hook, which sans-serif print
+ * makes the shape of ")" ("KT31J" read "KT31)" at OCR 90, and the bracket then dropped as
+ * punctuation: "KT31", sure and wrong). Codes are letters and digits only, so the glyph was
+ * a letter; which one is a guess for a person to check.
+ */
+const HOOK_READ_AS_BRACKET = /^[A-Za-z0-9]{2,}\)$/;
+
+function rxCodeAsRead(raw: string): FormattedValue | null {
   // An amount is a copay table's ("Generic $10"), never an NCPDP code (letters and digits only).
   if (PLACEHOLDER.test(raw.trim()) || raw.includes('$')) return null;
   // Nor is a date ("01/01/2024" in the box beside the PCN's): its slashes are no code's.

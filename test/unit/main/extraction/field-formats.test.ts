@@ -60,6 +60,17 @@ describe('O/0, I/1, S/5 repairs where the format makes the reading clear', () =>
     expect(FIELD_FORMATS.rx_pcn('0213ENGT')!.fit).toBeGreaterThanOrEqual(0.9);
   });
 
+  it("a code's last glyph read as a closing bracket none opened is a J's hook, a guess under \"check this\"", () => {
+    // Sans-serif print: "KT31J" read "KT31)" at OCR 90; the bracket dropped as punctuation left "KT31".
+    expect(FIELD_FORMATS.rx_group('KT31)')).toMatchObject({ value: 'KT31J', repairs: 1 });
+    expect(FIELD_FORMATS.rx_group('KT31)')!.fit).toBeLessThan(0.8);
+    expect(FIELD_FORMATS.rx_pcn('ADV)')).toMatchObject({ value: 'ADVJ' });
+    expect(FIELD_FORMATS.rx_pcn('ADV)')!.fit).toBeLessThan(0.8);
+    // A bracket opened before is punctuation: the code is what is inside.
+    expect(FIELD_FORMATS.rx_group('(RX2398)')).toMatchObject({ value: 'RX2398', repairs: 0 });
+    expect(FIELD_FORMATS.rx_group('KT31J')!.fit).toBeGreaterThanOrEqual(0.9);
+  });
+
   it('an id or group whose prefix ends in a letter that prints like a digit (B 8, Z 2, G 6) fits less surely', () => {
     // "AB22322" may be A822322: the format cannot tell the prefix's end from the digits.
     expect(FIELD_FORMATS.group_number('AB22322')).toMatchObject({ value: 'AB22322' });

@@ -281,6 +281,12 @@ describe('field parser', () => {
     expect(values(fields)).toMatchObject({ group_number: '212869', rx_group: '0418925', rx_bin: '003585', rx_pcn: 'ASPROD1' });
   });
 
+  it('reads a code whose J was read as a closing bracket with the J, under "check this"', () => {
+    const fields = parse(line(620, 400, 'BIN#: 003585'), line(620, 450, 'RxGRP: KT31)', 24, 90));
+    expect(fields.rx_group).toMatchObject({ value: 'KT31J' });
+    expect(fields.rx_group!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+
   it('is less sure of a two- or three-character code: one misread glyph makes another code', () => {
     const fields = parse(line(620, 450, 'RxPCN: AD'), line(620, 500, 'RxGRP: X7'));
     expect(fields.rx_pcn!.confidence).toBeLessThan(REVIEW_BELOW);
