@@ -243,8 +243,11 @@ const MEMBER_CAPTION = /^(member|name|subscriber|enrollee|cardholder)\W*$/i;
 const CAPTIONED = 0.97;
 /** How much surer the OCR must be of the closer reading to take it. */
 const REREAD_MARGIN = 0.2;
-/** Codes a misread character leaves well formed (every digit string is a BIN): read twice when only fairly sure. */
-const CROSS_CHECKED: LabelledField[] = ['member_id', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+/**
+ * Values a misread character leaves well formed (every digit string is a BIN; a name has no
+ * shape at all: "TERESA J MORALES" read without its J at 0.90, tuning seed 707): read twice when only fairly sure.
+ */
+const CROSS_CHECKED: LabelledField[] = ['member_id', 'member_name', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
 const CROSS_CHECK_BELOW = 0.92;
 /** Two readings that disagree: below "check this". */
 const DISAGREED = 0.7;
@@ -424,9 +427,10 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   }
 
   /**
-   * A second, independent reading of each code read only fairly surely (the band just
+   * A second, independent reading of each code and name read only fairly surely (the band just
    * above "check this"): the value alone, enlarged, as one line. Two readings that disagree
-   * mean one of them misread a character ("616279" for "610279"), so a person checks it.
+   * mean one of them misread a character ("616279" for "610279", "TERESA MORALES" for
+   * "TERESA J MORALES"), so a person checks it.
    * Agreement proves nothing more than the first reading did: the confidence stays.
    */
   async function crossCheck(ocr: Recognizer, read: { fields: ExtractedFields; sources: FieldSources }, prepared: PreparedImage[]): Promise<string[]> {
