@@ -1,4 +1,5 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { DeskStatusProvider, modeOf, useDeskStatus } from './state/desk-status';
 import { IdleLock } from './security/idle-lock';
 import { NavigationContext, SCREENS, useNavigation, type Route } from './state/navigation';
@@ -12,6 +13,8 @@ import type { SignedIn } from '../../shared/bridge/staff-contract';
 import { EMERGENCY_SIGN_IN, type StaffRole } from '../../shared/bridge/staff-role';
 import { Notice } from './ui/notice';
 import { useBridgeQuery } from './bridge/use-bridge-query';
+import { useBridge } from './bridge/bridge-provider';
+import { readOnOpen } from './state/read-on-open';
 import { QuitWarningOnLeave } from './sync/only-here';
 
 /**
@@ -67,7 +70,20 @@ export function App({ webMode = false }: { webMode?: boolean }) {
 function Shell({ person }: { person: SignedIn | null }) {
   const role = person?.role ?? null;
   const [route, setRoute] = useState<Route>({ screen: 'today' });
-  const navigate = useCallback((next: Route) => setRoute(next), []);
+  const client = useQueryClient();
+  const bridge = useBridge();
+  // The route as last asked for (the keyboard's handler is not re-made on each move).
+  const routeRef = useRef(route);
+  // Every way to a screen comes here: its slow first read starts as it is asked for.
+  const navigate = useCallback(
+    (next: Route) => {
+      // A screen this person may not open is not read for them either (the host would refuse it).
+      if (next.screen !== routeRef.current.screen && mayOpen(role, next.screen)) readOnOpen(client, bridge, next.screen);
+      routeRef.current = next;
+      setRoute(next);
+    },
+    [client, bridge, role],
+  );
 
   useEffect(() => {
     const handle = setTimeout(fetchLaterScreens, 1000);
@@ -81,11 +97,11 @@ function Shell({ person }: { person: SignedIn | null }) {
       const target = SCREENS.find((s) => s.key === event.key || `Digit${s.key}` === event.code);
       if (!target || !mayOpen(role, target.screen)) return;
       event.preventDefault();
-      setRoute((current) => carryPatient(current, target.screen));
+      navigate(carryPatient(routeRef.current, target.screen));
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
-  }, [role]);
+  }, [role, navigate]);
 
   return (
     <NavigationContext.Provider value={{ route, navigate }}>

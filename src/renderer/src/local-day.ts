@@ -10,3 +10,9 @@ export function startOfLocalDay(now = new Date()): string {
 export function localDate(now = new Date()): string {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }
+
+/** The day after `date` (YYYY-MM-DD), as YYYY-MM-DD: the Schedule opens on it. */
+export function nextDay(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return localDate(new Date(y, m - 1, d + 1));
+}

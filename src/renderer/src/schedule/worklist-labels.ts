@@ -92,10 +92,3 @@ export function formatTime(hhmm: string): string {
   const [h, m] = hhmm.split(':').map(Number) as [number, number];
   return `${((h + 11) % 12) + 1}:${String(m).padStart(2, '0')} ${h < 12 ? 'AM' : 'PM'}`;
 }
-
-/** The day after `date` (YYYY-MM-DD), as YYYY-MM-DD. */
-export function nextDay(date: string): string {
-  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
-  const next = new Date(y, m - 1, d + 1);
-  return `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-${String(next.getDate()).padStart(2, '0')}`;
-}
