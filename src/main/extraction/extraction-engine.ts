@@ -244,10 +244,11 @@ const CAPTIONED = 0.97;
 /** How much surer the OCR must be of the closer reading to take it. */
 const REREAD_MARGIN = 0.2;
 /**
- * Values a misread character leaves well formed (every digit string is a BIN; a name has no
- * shape at all: "TERESA J MORALES" read without its J at 0.90, tuning seed 707): read twice when only fairly sure.
+ * Values a misread character leaves well formed (every digit string is a BIN; a name and a plan
+ * have no shape at all: "TERESA J MORALES" read without its J at 0.90, tuning seed 707, "Choice
+ * Phis PPO" at 0.88, seed 1414): read twice when only fairly sure.
  */
-const CROSS_CHECKED: LabelledField[] = ['member_id', 'member_name', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
+const CROSS_CHECKED: LabelledField[] = ['member_id', 'member_name', 'plan_name', 'group_number', 'rx_bin', 'rx_pcn', 'rx_group'];
 const CROSS_CHECK_BELOW = 0.92;
 /** Two readings that disagree: below "check this". */
 const DISAGREED = 0.7;
@@ -427,7 +428,7 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
   }
 
   /**
-   * A second, independent reading of each code and name read only fairly surely (the band just
+   * A second, independent reading of each code, name and plan read only fairly surely (the band just
    * above "check this"): the value alone, enlarged, as one line. Two readings that disagree
    * mean one of them misread a character ("616279" for "610279", "TERESA MORALES" for
    * "TERESA J MORALES"), so a person checks it.

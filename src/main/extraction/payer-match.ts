@@ -425,10 +425,13 @@ function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): 
 }
 
 /**
- * Whether the line the top name was read from prints another payer's name but for one word,
- * with words of it the top name leaves unexplained: "Health Choice BCBS of Arizona" is "Blue
- * Cross Blue Shield Arizona" read whole, and "Health Choice BCBS of Arizona ACA" but for the
- * product word the directory adds. The one read whole is then no surer than its rival.
+ * Whether the line the top name was read from prints another payer's name, whole or but for
+ * one word, with words of it the top name leaves unexplained: "Health Choice BCBS of Arizona"
+ * is "Blue Cross Blue Shield Arizona" read whole, and "Health Choice BCBS of Arizona ACA" but
+ * for the product word the directory adds. Whole, in any order: a logo's two lines merged by
+ * the OCR come out in either order ("Ohio valley Health Plan of Upper" is "Valley Health Plan"
+ * in order, and "Health Plan of Upper Ohio Valley" out of it). The one read in order is then
+ * no surer than its rival.
  */
 function nearlyPrintedOther(m: Matcher, top: Scored): boolean {
   const printed = new Set(wordsOf(top.printed ?? '').filter((w) => !FILLER.has(w)));
@@ -438,7 +441,7 @@ function nearlyPrintedOther(m: Matcher, top: Scored): boolean {
     const doc = m.docs[d];
     if (doc.entry === top.entry || !top.seen.every((w) => doc.words.includes(w))) continue;
     const unprinted = doc.words.filter((w) => !printed.has(w) && !REGION_WORDS.has(w) && !doc.qualifier.has(w));
-    if (unprinted.length === 1) return true;
+    if (unprinted.length <= 1) return true;
   }
   return false;
 }

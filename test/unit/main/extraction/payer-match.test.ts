@@ -180,6 +180,16 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     expect(match('BCBS of Arizona\nbcbsaz.com')!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 
+  it("is not sure of a name read in order inside a line that prints a longer payer's name whole, out of order", () => {
+    // A logo's two lines merged the wrong way round: "Health Plan of Upper" over "Ohio Valley".
+    const found = match('Ohio valley    Health Plan of Upper    TEMPORARY MEMBER ID CARD');
+    expect(found!.score).toBeLessThan(REVIEW_BELOW);
+    // Each name printed alone, in order, is sure.
+    expect(match('Health Plan of Upper Ohio Valley')?.entity.name).toBe('Health Plan of Upper Ohio Valley');
+    expect(match('Health Plan of Upper Ohio Valley')!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(match('Valley Health Plan')!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+  });
+
   it('never names a payer from one common word of the small print', () => {
     const card = [{ text: 'Member ID W123456789', confidence: 1, header: true }, { text: 'This card does not guarantee benefits', confidence: 1, header: false }, { text: 'BENEFIT INFORMATION', confidence: 1, header: false }];
     expect(matchPayerLines(card, directory)).toBeNull();

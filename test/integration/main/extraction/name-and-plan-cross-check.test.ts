@@ -6,21 +6,24 @@ import { directoryEntities } from '@src/shared/payers/payer-directory';
 import { REVIEW_BELOW } from '@src/shared/review-threshold';
 
 /**
- * A name has no shape or check digit: one letter misread leaves another name ("TERESA J
- * MORALES" read without its J at 0.90, tuning seed 707). Read only fairly surely, it is read a
+ * A name or a plan has no shape or check digit: one letter misread leaves another name ("TERESA
+ * J MORALES" read without its J at 0.90, tuning seed 707). Read only fairly surely, it is read a
  * second time alone, as the codes are, and two readings that disagree put it under "check
  * this". Real tesseract workers; where the test needs the second reading to disagree, the
  * wrapper changes one letter of that reading's words, the way the OCR misreads a letter (a
  * real misreading cannot be made to happen on demand).
  */
-describe("a member's name read only fairly surely", () => {
+describe("a member's name or a plan read only fairly surely", () => {
   let card: GeneratedCard;
+  let planCard: GeneratedCard;
   beforeAll(async () => {
-    // Tuning seed 202's first card: "TERESA ANDERSON" read at 0.90.
-    card = (await generateCards({ families: 'tuning', count: 1, seed: 202 }))[0];
+    // Tuning seed 202's first card: "TERESA ANDERSON" read at 0.90; its sixteenth: "Choice Plus PPO" at 0.86.
+    const cards = await generateCards({ families: 'tuning', count: 16, seed: 202 });
+    card = cards[0];
+    planCard = cards[15];
   }, 120_000);
 
-  const read = async (secondReading: (words: string[]) => string[]) => {
+  const read = async (secondReading: (words: string[]) => string[], which = card) => {
     const makeWorker = (options: OcrWorkerOptions): OcrWorker => {
       const real = createOcrWorker(options);
       return {
@@ -37,7 +40,7 @@ describe("a member's name read only fairly surely", () => {
     const logged: string[] = [];
     const engine = createExtractionEngine({ createOcrWorker: makeWorker, barcodes: false, log: (m) => logged.push(m) });
     try {
-      const { fields } = await engine.extract([{ bytes: new Uint8Array(card.bytes), content_type: card.content_type }], { entities: directoryEntities() });
+      const { fields } = await engine.extract([{ bytes: new Uint8Array(which.bytes), content_type: which.content_type }], { entities: directoryEntities() });
       return { fields, passes: logged.find((m) => m.includes('passes')) ?? '' };
     } finally {
       await engine.close();
@@ -59,4 +62,14 @@ describe("a member's name read only fairly surely", () => {
     expect(fields.member_name?.value).toBe(card.truth.member_name);
     expect(fields.member_name!.confidence).toBeLessThan(REVIEW_BELOW);
   }, 120_000);
+
+  it('and so is a plan: "Choice Plus PPO" read "Choice Phis PPO" at 0.88 (tuning seed 1414) has no shape to catch it', async () => {
+    const same = await read((words) => words, planCard);
+    expect(same.fields.plan_name?.value).toBe(planCard.truth.plan_name);
+    expect(same.fields.plan_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(same.passes).toContain('check:plan_name');
+    const differs = await read((words) => words.map((w) => w.replace(/^Plus$/, 'Phis')), planCard);
+    expect(differs.fields.plan_name?.value).toBe(planCard.truth.plan_name);
+    expect(differs.fields.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+  }, 240_000);
 });
