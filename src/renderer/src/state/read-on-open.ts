@@ -7,10 +7,11 @@ import type { ScreenName } from './navigation';
 /**
  * The first read of a screen whose host answer is slow, asked for at the keystroke or click
  * that opens it, beside the screen's code loading and its first render instead of after them
- * (issue 31: End of day for 1,000 visits spent 110–180 ms on the host's report, which
- * started only once its chunk had loaded and the screen had mounted; the Schedule's worklist
- * of a day's 1,000 appointments, with their estimates, is the same kind of read). The screen's mount takes
- * the answer as its own read (`readAhead`); each opening asks again, as a mount would.
+ * (issue 31: End of day for 1,000 visits spent 110–180 ms on the host's report, which started
+ * only once its chunk had loaded and the screen had mounted; the Schedule's worklist of a
+ * day's 1,000 appointments, with their estimates, is the same kind of read). The screen's
+ * mount takes the answer as its own read (`readAhead`); each opening asks again, as a mount
+ * would.
  */
 const FIRST_READS: Partial<Record<ScreenName, (client: QueryClient, bridge: BridgeApi) => Promise<void>>> = {
   // The keys the screens read on their first render: today's report, tomorrow's worklist.
