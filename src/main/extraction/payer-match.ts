@@ -400,7 +400,7 @@ function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): 
   // Healthcare of California") is less specific, not a rival.
   // Nor is a payer found only by an alternate name (often a product: "Medicare Advantage")
   // when the top one is found by its own name.
-  const nearly = nearlyPrintedOther(m, top);
+  const nearly = printsRivalName(m, top);
   const rival =
     nearly ||
     ranked.some(
@@ -433,7 +433,7 @@ function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): 
  * in order, and "Health Plan of Upper Ohio Valley" out of it). The one read in order is then
  * no surer than its rival.
  */
-function nearlyPrintedOther(m: Matcher, top: Scored): boolean {
+function printsRivalName(m: Matcher, top: Scored): boolean {
   const printed = new Set(wordsOf(top.printed ?? '').filter((w) => !FILLER.has(w)));
   const unexplained = [...printed].filter((w) => !top.words.includes(w) && m.postings.has(w));
   const docs = new Set(unexplained.flatMap((w) => m.postings.get(w)!));
