@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { FieldFrame, describedBy } from './field';
 
 export interface ComboOption {
@@ -45,6 +45,18 @@ export function Combobox({ id, label, options, value, onChange, filter = default
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  // A chosen label that arrives while the field has focus and nothing is typed (the payers
+  // still loading when the person clicked in) is selected, as focus selects it: typing then
+  // replaces it rather than being appended to it.
+  const shownLabel = selected?.label;
+  useLayoutEffect(() => {
+    const input = inputRef.current;
+    if (input && shownLabel && query === null && document.activeElement === input) input.select();
+    // Only a label's arrival selects; the query leaving (Escape) puts the label back unselected as before.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shownLabel]);
 
   const matches = useMemo(() => (query ? filter(query, options) : [...options]), [query, options, filter]);
   const shown = matches.slice(0, maxShown);
@@ -98,6 +110,7 @@ export function Combobox({ id, label, options, value, onChange, filter = default
     <FieldFrame id={id} label={label} hint={hint} error={error} review={review}>
       <div className="combobox">
         <input
+          ref={inputRef}
           id={id}
           className="input"
           role="combobox"
