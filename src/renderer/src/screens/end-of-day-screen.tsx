@@ -7,7 +7,8 @@ import { bridgeKey } from '../bridge/query-client';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { RecordPayment } from '../collections/record-payment';
 import { ReceiptView } from '../collections/receipt';
-import { formatCents, formatDateTime, localDate } from '../format';
+import { formatCents, formatDateTime } from '../format';
+import { FIRST_INPUTS } from '../state/read-on-open';
 import { Button } from '../ui/button';
 import { saveTextFile } from '../ui/file-transfer';
 import { EmptyState, Loading, Notice, Panel } from '../ui/notice';
@@ -92,7 +93,7 @@ const VisitRow = memo(function VisitRow({ visit, onRecord }: { visit: EndOfDayVi
 export function EndOfDayScreen() {
   const bridge = useBridge();
   const queries = useQueryClient();
-  const [date, setDate] = useState(localDate());
+  const [date, setDate] = useState(() => FIRST_INPUTS.endOfDay().date);
   const report = useBridgeQuery('collections.endOfDay', { date }, { keepPrevious: true });
   const [recording, setRecording] = useState<EndOfDayVisit | null>(null);
   const [receipt, setReceipt] = useState<Collection | null>(null);

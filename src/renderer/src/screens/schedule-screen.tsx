@@ -7,6 +7,7 @@ import { useReferenceData } from '../state/reference-data';
 import { useBridge } from '../bridge/bridge-provider';
 import { useBridgeQuery } from '../bridge/use-bridge-query';
 import { useNavigation } from '../state/navigation';
+import { FIRST_INPUTS } from '../state/read-on-open';
 import { BatchPanel } from '../schedule/batch-panel';
 import { ScheduleImport } from '../schedule/schedule-import';
 import { ScheduleSettings } from '../schedule/schedule-settings';
@@ -29,7 +30,7 @@ const GROUP_TITLES: Record<WorklistRow['group'], string> = { needs_attention: 'N
 export function ScheduleScreen() {
   const today = localDate();
   const tomorrow = nextDay(today);
-  const [date, setDate] = useState(tomorrow);
+  const [date, setDate] = useState(() => FIRST_INPUTS.worklist().date);
   // Host events refresh it as checks are made and answered: see bridge-invalidation.ts.
   const worklist = useBridgeQuery('appointments.worklist', { date }, { keepPrevious: true });
   const label = date === tomorrow ? 'tomorrow' : date === today ? 'today' : new Date(`${date}T12:00:00`).toLocaleDateString([], { weekday: 'long', month: 'short', day: 'numeric' });

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { BridgeApi } from '../../../shared/bridge/contract';
+import type { BridgeApi, BridgeInput } from '../../../shared/bridge/contract';
 import { readAhead } from '../bridge/query-client';
 import { localDate, nextDay } from '../local-day';
 import type { ScreenName } from './navigation';
@@ -13,10 +13,18 @@ import type { ScreenName } from './navigation';
  * mount takes the answer as its own read (`readAhead`); each opening asks again, as a mount
  * would.
  */
+/**
+ * What those screens show first: today's report, tomorrow's worklist. The screens start from
+ * these, so a read asked for here is the one their first render asks for.
+ */
+export const FIRST_INPUTS = {
+  endOfDay: (): BridgeInput<'collections.endOfDay'> => ({ date: localDate() }),
+  worklist: (): BridgeInput<'appointments.worklist'> => ({ date: nextDay(localDate()) }),
+};
+
 const FIRST_READS: Partial<Record<ScreenName, (client: QueryClient, bridge: BridgeApi) => Promise<void>>> = {
-  // The keys the screens read on their first render: today's report, tomorrow's worklist.
-  end_of_day: (client, bridge) => readAhead(client, bridge, 'collections.endOfDay', { date: localDate() }),
-  schedule: (client, bridge) => readAhead(client, bridge, 'appointments.worklist', { date: nextDay(localDate()) }),
+  end_of_day: (client, bridge) => readAhead(client, bridge, 'collections.endOfDay', FIRST_INPUTS.endOfDay()),
+  schedule: (client, bridge) => readAhead(client, bridge, 'appointments.worklist', FIRST_INPUTS.worklist()),
 };
 
 /** Starts the opened screen's slow first read, if it has one; the host still decides whether it may be read. */
