@@ -210,8 +210,11 @@ function sharedBy(m: Matcher, words: string[]): number {
   return entries.size;
 }
 
-/** The payers a few consecutive lines name, each with how much of its name is there. */
-function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable = false): Scored[] {
+/**
+ * The payers a few consecutive lines name, each with how much of its name is there.
+ * `secondLine`: where the second of two lines starts in `words`, when the window is two.
+ */
+function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable = false, secondLine?: number): Scored[] {
   const found = new Map<string, number>();
   const at = new Map<string, number[]>();
   words.forEach((w, position) => {
@@ -226,19 +229,28 @@ function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable
   // name adds in parentheses is a qualifier even where only one word stands outside them.
   const qualifierOf = (doc: NameDoc) => (fromSiteTable ? doc.parenthesised : doc.qualifier);
   const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || qualifierOf(doc).has(w) || stateCodeOfRegion(doc.words, w);
+  // Only filler (or nothing) between two positions of the window: the words stand together.
+  const onlyFillerBetween = (from: number, to: number) => words.slice(from, to).every((w) => FILLER.has(w) || w.length < 2);
   // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
-  // "Shared In and Out of Network" does not spell "Shared Health".
+  // "Shared In and Out of Network" does not spell "Shared Health". Across two lines a name
+  // runs on from the end of the first into the start of the second ("BlueCross BlueShield" /
+  // "of Texas"): "Plan Type: Premier PPO" over "Questions: highmarkhealth.com" does not
+  // spell "Premier Health".
   const inOrder = (doc: NameDoc) => {
     const named = doc.words.filter((w) => !mayLeaveOut(doc, w));
-    let previous = -1;
-    let first = -1;
+    const positions: number[] = [];
     for (const w of named) {
-      const next = (at.get(w) ?? []).find((p) => p >= previous);
+      const next = (at.get(w) ?? []).find((p) => p >= (positions.at(-1) ?? -1));
       if (next === undefined) return false;
-      if (first < 0) first = next;
-      previous = next;
+      positions.push(next);
     }
-    return previous - first <= named.length + 2;
+    const first = positions[0] ?? -1;
+    const last = positions.at(-1) ?? -1;
+    if (last - first > named.length + 2) return false;
+    if (secondLine === undefined || first >= secondLine || last < secondLine) return true;
+    const endOfFirst = Math.max(...positions.filter((p) => p < secondLine));
+    const startOfSecond = Math.min(...positions.filter((p) => p >= secondLine));
+    return onlyFillerBetween(endOfFirst + 1, secondLine) && onlyFillerBetween(secondLine, startOfSecond);
   };
   const cardWords = words.filter((w) => !FILLER.has(w));
   const joinedCard = cardWords.join('');
@@ -357,11 +369,11 @@ function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): 
   // Free text (no layout) counts as header throughout.
   const header = (i: number) => lines[i].header ?? true;
   for (let i = 0; i < lineWords.length; i++) {
-    const windows: [string[], string, boolean][] = [[lineWords[i], lines[i].text, header(i)]];
+    const windows: [string[], string, boolean, number | undefined][] = [[lineWords[i], lines[i].text, header(i), undefined]];
     // Two lines in a row are the header's only when both are ("BlueCross BlueShield" / "of Texas").
-    if (i + 1 < lineWords.length) windows.push([[...lineWords[i], ...lineWords[i + 1]], `${lines[i].text} ${lines[i + 1].text}`, header(i) && header(i + 1)]);
-    for (const [words, printed, inHeader] of windows) {
-      for (const s of scoreWindow(m, words, inHeader, fromSiteTable)) {
+    if (i + 1 < lineWords.length) windows.push([[...lineWords[i], ...lineWords[i + 1]], `${lines[i].text} ${lines[i + 1].text}`, header(i) && header(i + 1), lineWords[i].length]);
+    for (const [words, printed, inHeader, secondLine] of windows) {
+      for (const s of scoreWindow(m, words, inHeader, fromSiteTable, secondLine)) {
         const current = best.get(s.entry);
         if (!current || compare(s, current) < 0) best.set(s.entry, { ...s, printed: printed.trim().replace(/\s+/g, ' ') });
       }

@@ -190,6 +190,17 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     expect(match('Valley Health Plan')!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
   });
 
+  it('reads a name across two lines only where it runs on from the end of the first into the start of the second', () => {
+    // A plan line over the help line's web address: "Premier" ends a word short of the first
+    // line's end and "health" is the middle of the second's; no logo prints a name so.
+    const spread = match('Plan Type: Premier PPO\nQuestions: highmarkhealth.com');
+    expect(spread?.entity.name).not.toBe('Premier Health');
+    // A name broken where the logo breaks it is read, and surely.
+    expect(match('Plan Type: PPO\nPremier\nHealth')?.entity.name).toBe('Premier Health');
+    expect(match('Plan Type: PPO\nPremier\nHealth')!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    expect(match('BlueCross BlueShield\nof Texas')?.entity.name).toBe('Blue Cross Blue Shield of Texas');
+  });
+
   it('never names a payer from one common word of the small print', () => {
     const card = [{ text: 'Member ID W123456789', confidence: 1, header: true }, { text: 'This card does not guarantee benefits', confidence: 1, header: false }, { text: 'BENEFIT INFORMATION', confidence: 1, header: false }];
     expect(matchPayerLines(card, directory)).toBeNull();
