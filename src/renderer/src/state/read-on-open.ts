@@ -5,6 +5,15 @@ import { localDate, nextDay } from '../local-day';
 import type { ScreenName } from './navigation';
 
 /**
+ * What the screens read ahead below show first: today's report, tomorrow's worklist. The
+ * screens start from these, so a read asked for here is the one their first render asks for.
+ */
+export const FIRST_INPUTS = {
+  endOfDay: (): BridgeInput<'collections.endOfDay'> => ({ date: localDate() }),
+  worklist: (): BridgeInput<'appointments.worklist'> => ({ date: nextDay(localDate()) }),
+};
+
+/**
  * The first read of a screen whose host answer is slow, asked for at the keystroke or click
  * that opens it, beside the screen's code loading and its first render instead of after them
  * (issue 31: End of day for 1,000 visits spent 110–180 ms on the host's report, which started
@@ -13,15 +22,6 @@ import type { ScreenName } from './navigation';
  * mount takes the answer as its own read (`readAhead`); each opening asks again, as a mount
  * would.
  */
-/**
- * What those screens show first: today's report, tomorrow's worklist. The screens start from
- * these, so a read asked for here is the one their first render asks for.
- */
-export const FIRST_INPUTS = {
-  endOfDay: (): BridgeInput<'collections.endOfDay'> => ({ date: localDate() }),
-  worklist: (): BridgeInput<'appointments.worklist'> => ({ date: nextDay(localDate()) }),
-};
-
 const FIRST_READS: Partial<Record<ScreenName, (client: QueryClient, bridge: BridgeApi) => Promise<void>>> = {
   end_of_day: (client, bridge) => readAhead(client, bridge, 'collections.endOfDay', FIRST_INPUTS.endOfDay()),
   schedule: (client, bridge) => readAhead(client, bridge, 'appointments.worklist', FIRST_INPUTS.worklist()),
