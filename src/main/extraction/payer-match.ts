@@ -217,8 +217,10 @@ function sharedBy(m: Matcher, words: string[]): number {
 function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable = false, secondLine?: number): Scored[] {
   const found = new Map<string, number>();
   const at = new Map<string, number[]>();
+  // Words that name nothing: filler and single letters.
+  const nameless = (w: string) => FILLER.has(w) || w.length < 2;
   words.forEach((w, position) => {
-    if (FILLER.has(w) || w.length < 2) return;
+    if (nameless(w)) return;
     for (const r of readAs(m, w)) {
       found.set(r.word, Math.max(found.get(r.word) ?? 0, r.sure));
       at.set(r.word, [...(at.get(r.word) ?? []), position]);
@@ -229,8 +231,8 @@ function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable
   // name adds in parentheses is a qualifier even where only one word stands outside them.
   const qualifierOf = (doc: NameDoc) => (fromSiteTable ? doc.parenthesised : doc.qualifier);
   const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || qualifierOf(doc).has(w) || stateCodeOfRegion(doc.words, w);
-  // Only filler (or nothing) between two positions of the window: the words stand together.
-  const onlyFillerBetween = (from: number, to: number) => words.slice(from, to).every((w) => FILLER.has(w) || w.length < 2);
+  // Only nameless words (or none) between two positions of the window: the words stand together.
+  const onlyFillerBetween = (from: number, to: number) => words.slice(from, to).every(nameless);
   // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
   // "Shared In and Out of Network" does not spell "Shared Health". Across two lines a name
   // runs on from the end of the first into the start of the second ("BlueCross BlueShield" /
