@@ -58,6 +58,8 @@ export interface DigitalCardDeps {
   recipient?: string;
   /** The inflate limit for a card's content (a zip bomb stops here). */
   maxInflatedBytes?: number;
+  /** Ids and error classes only: what a card carries is PHI. */
+  log?: (message: string) => void;
   /** Finds a payer in the desk's payer directory; defaults to the one the schedule import uses. */
   payers?: (text: string) => PayerResolution;
 }
@@ -179,6 +181,8 @@ export async function readDigitalCard(deps: DigitalCardDeps, payload: string): P
     if (/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/.test(text)) return readShcJws(deps, text);
     return readShcJws(deps, jwsFromShcText(text));
   } catch (error) {
+    // The class, never the message (it may quote the card): a database refusing the waiting link told from a bad card.
+    if (!(error instanceof DigitalCardFailure)) deps.log?.(`digital card: ${kind} failed (${error instanceof Error ? error.constructor.name : typeof error})`);
     return failed(kind, error);
   }
 }

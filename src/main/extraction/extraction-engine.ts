@@ -546,6 +546,8 @@ export function createExtractionEngine(options: ExtractionEngineOptions = {}): E
         throw error;
       }
       decodeMs = Date.now() - decodeStarted;
+      // Kinds and states only (a payload is PHI): a card read without its barcode says so in the log.
+      log(`extraction: barcodes ${barcodes.readings.map((r) => `${r.kind}/${r.status}`).join(', ') || 'none'}, ${decodeMs} ms`);
     }
     // A licence (or a barcode of no card) and nothing else: the OCR has no card to read.
     if (barcodes.readings.length > 0 && barcodes.readings.every((r) => r.kind === 'licence')) {

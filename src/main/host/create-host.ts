@@ -313,7 +313,7 @@ export function createHost(options: HostOptions): Host {
   // Digital cards (issue 27): verified against the desk's trusted issuers; a link waits while offline.
   const issuerDirectory = createIssuerDirectory({ db, clock });
   const digitalCardNetwork = options.digitalCardNetwork ?? DEFAULT_NETWORK_POLICY;
-  const digitalCard: DigitalCardDeps = { db, clock, issuers: issuerDirectory, network: digitalCardNetwork, online: () => sync.engine.online() !== false };
+  const digitalCard: DigitalCardDeps = { db, clock, issuers: issuerDirectory, network: digitalCardNetwork, online: () => sync.engine.online() !== false, log: log.forComponent('digital-card') };
   const components: HostComponent[] = [];
   // A link read offline completes when the upstream answers again; the desk is told, never filled silently.
   components.push(createWaitingLinkCompleter({ digitalCard, events, log: log.write }));

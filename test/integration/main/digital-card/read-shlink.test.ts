@@ -182,6 +182,18 @@ describe('readDigitalCard: SMART Health Links, through a real server on 127.0.0.
     expect(await readDigitalCard({ ...deps, online: () => false }, 'shlink:/eyJ1cmwiOi')).toMatchObject({ status: 'failed', reason: expect.stringMatching(/damaged or cut short/) });
     expect(db.settingsRows()).toHaveLength(1);
   });
+
+  it('a link that cannot be kept waiting (the database refuses it) fails with a plain reason; the log names the error class, never the link', async () => {
+    const { server, db, deps } = await setup();
+    const lines: string[] = [];
+    const payload = link(server);
+    db.opened.sqlite.exec("CREATE TRIGGER refuse BEFORE INSERT ON settings BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    const result = await readDigitalCard({ ...deps, online: () => false, log: (line) => lines.push(line) }, payload);
+    expect(result).toMatchObject({ kind: 'shlink', status: 'failed', reason: 'The digital card could not be read.' });
+    expect(lines).toEqual(['digital card: shlink failed (SqliteError)']);
+    expect(db.settingsRows()).toHaveLength(1);
+    expect(server.requests).toEqual([]);
+  });
 });
 
 describe('refreshIssuers: VCI directory, JWKS and revocation lists', () => {

@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { generateBarcodeCards, type BarcodeCard } from '../../../../scripts/generate-barcode-cards';
+import { digitalCardQr, generateBarcodeCards, rngFrom, type BarcodeCard } from '../../../../scripts/generate-barcode-cards';
 import { decodeBarcodes } from '@src/main/extraction/barcodes';
 import { createExtractionEngine, type ExtractionEngine } from '@src/main/extraction/extraction-engine';
 import { createExtractionRunner } from '@src/main/extraction/extraction-runner';
+import { prepareCard } from '@src/main/extraction/prepare-image';
 import { directoryEntities } from '@src/shared/payers/payer-directory';
 import type { CallContext } from '@src/shared/contract';
 import { startTestHost, type HostFixture } from '@test/support/host-fixture';
@@ -57,6 +58,16 @@ describe('barcodes in the card reader', () => {
     expect(Object.values(result.fields).some((f) => f?.source)).toBe(false);
   }, 60_000);
 
+  it('a QR the prepared sides do not show is read from the photo as it is', async () => {
+    // The card finder once took a patch of a phone's QR modules for the card and cut out only
+    // that: the side it prepared showed no QR. Here the side is another card's, without any.
+    const link = 'shlink:/eyJ1cmwiOiJodHRwOi8vMTI3LjAuMC4xOjQyNjg4L21hbmlmZXN0In0';
+    const qr = await digitalCardQr(rngFrom(5), link, 'scan');
+    const elsewhere = await prepareCard(new Uint8Array(card('no-barcode.jpg').bytes));
+    expect(await decodeBarcodes(elsewhere, [])).toEqual([]);
+    expect(await decodeBarcodes(elsewhere, [new Uint8Array(qr.bytes)])).toEqual([{ format: 'QRCode', text: link }]);
+  }, 60_000);
+
   it('a card without a barcode is read by the OCR alone', async () => {
     const result = await read(card('no-barcode.jpg'));
     expect(result.barcodes).toEqual([]);
@@ -101,7 +112,8 @@ describe('barcodes in the card reader', () => {
       expect(result.barcodes.map((r) => r.kind)).toEqual(['licence']);
       expect(result.fields).toEqual({});
       expect(result.text).toBe('');
-      expect(lines).toEqual([expect.stringMatching(/^extraction: 1 photo\(s\), licence barcode, \d+ ms, OCR stopped$/)]);
+      // Kinds and times only: no line names the person the licence is of.
+      expect(lines).toEqual([expect.stringMatching(/^extraction: barcodes licence\/read, \d+ ms$/), expect.stringMatching(/^extraction: 1 photo\(s\), licence barcode, \d+ ms, OCR stopped$/)]);
     } finally {
       await logged.close();
     }
