@@ -13,8 +13,10 @@ import { withUpstream, type Upstream } from './upstream';
 // are offered (on the patient's screen, or on Intake while the draft is open), never filled silently.
 
 // Fixed, not random: the key is part of the link the QR carries, so a random key drew a new QR
-// and a new scanned photo each run; in 2 of 3 CI runs the photo read as "no card fields" with no
-// barcode found. A test of waiting, not of decoding, photographs the same QR every run.
+// each run. Some QRs were missed ("no card fields", no barcode found): the card finder took a
+// patch of the QR's modules for the card and the barcode look had only that patch. The look now
+// reads the photo as it is for a QR too (tested in barcodes.test.ts); the port in the link still
+// varies, which that test's 250-port sweep covered.
 const key = createHash('sha256').update('digital-card-waiting.spec').digest();
 const issuer = repoTestIssuer();
 
