@@ -1,3 +1,4 @@
+import type { Route } from '@playwright/test';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
 import { runCheck } from './desk-actions';
 import { type Desk, expect, test as base } from './fixtures';
@@ -99,4 +100,34 @@ test('an answer that arrives while the person types in another field leaves the 
   await payer.pressSequentially(' anywhere');
   await expect(payer).toHaveValue('no such payer anywhere');
   await expect(page.getByText(/Nothing matches .* Not listed\? Find the patient’s coverage with a discovery/)).toBeVisible();
+});
+
+test('typing begun while the check is still being saved keeps its field: neither the save nor the answer takes it', async ({ desk, upstream }) => {
+  const { page } = desk;
+  const { bridge } = desk.web.host;
+  const patient = await bridge['patients.create']({ first_name: 'Ilse', last_name: 'Brandt', date_of_birth: '1969-02-21' });
+  await bridge['cards.create']({ patient_id: patient.id, member_id: 'W300400503', insurance_carrier_ids: [SEED_CLEARINGHOUSE_ENTITIES[0].id] });
+  await page.locator(`#today-row-${patient.id}`).click();
+  await upstream.stop();
+  // The check's save is held until the person has gone on to the next payer (a loaded desk's save).
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/bridge/checks.create', async (route: Route) => {
+    const response = await route.fetch();
+    await released;
+    await route.fulfill({ response });
+  });
+  await runCheck(page);
+  const payer = page.getByRole('combobox', { name: 'Payer' });
+  await payer.click();
+  await payer.pressSequentially('no such');
+  release();
+
+  await expect(page.getByTestId('check-pending')).toBeVisible();
+  await expect(payer).toBeFocused();
+  await payer.pressSequentially(' payer');
+  await upstream.start();
+  await expect(page.getByTestId('plan-state')).toHaveText('Active', { timeout: 20_000 });
+  await expect(payer).toBeFocused();
+  await expect(payer).toHaveValue('no such payer');
 });

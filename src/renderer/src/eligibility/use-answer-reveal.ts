@@ -39,6 +39,24 @@ function countTyping(): void {
   document.addEventListener('input', () => typed++, true);
 }
 
+/** Each check asked on this page, with the keystrokes counted when it was asked. */
+const askedAt = new Map<string, number>();
+
+/**
+ * Marks the moment a check is asked, before its create is sent: what is typed from here on is
+ * the person's next task. Taken when the check was first shown pending instead, typing during
+ * the create (a busy desk's next patient) was counted as before the ask, and the answer took
+ * that field.
+ */
+export function markAsk(): { typedSince(): boolean; asked(checkId: string): void } {
+  countTyping();
+  const mark = typed;
+  return {
+    typedSince: () => typingElsewhere(mark),
+    asked: (checkId) => askedAt.set(checkId, mark),
+  };
+}
+
 /**
  * Whether the person has gone on to type in another field since the check was asked (the
  * next payer, a second patient's name): the answer then does not take the field, or the
@@ -60,7 +78,7 @@ function typingElsewhere(typedWhenAsked: number): boolean {
  * or two of the person's wait).
  */
 export function useAnswerReveal(shown: Pick<Check, 'id' | 'status'> | undefined, openedFor: string | undefined): void {
-  /** The checks waited for, each with the keystrokes counted when it was first shown pending. */
+  /** The checks waited for, each with the keystrokes counted when it was asked (else when first shown pending). */
   const waited = useRef(new Map<string, number>());
   const openedShown = useRef(false);
   const id = shown?.id;
@@ -69,12 +87,13 @@ export function useAnswerReveal(shown: Pick<Check, 'id' | 'status'> | undefined,
     countTyping();
     if (!id || !status) return;
     if (status === 'pending') {
-      if (!waited.current.has(id)) waited.current.set(id, typed);
+      if (!waited.current.has(id)) waited.current.set(id, askedAt.get(id) ?? typed);
       return;
     }
     const opened = id === openedFor && !openedShown.current;
-    const typedWhenAsked = waited.current.get(id);
+    const typedWhenAsked = waited.current.get(id) ?? askedAt.get(id);
     waited.current.delete(id);
+    askedAt.delete(id);
     if (typedWhenAsked === undefined && !opened) return;
     openedShown.current = true;
     if (!opened && typedWhenAsked !== undefined && typingElsewhere(typedWhenAsked)) return;

@@ -9,7 +9,7 @@ import { CardCorrectionForm } from '../eligibility/card-correction-form';
 import { FailureView } from '../eligibility/failure-view';
 import { SERVICE_TYPE_OPTIONS, filterServiceTypes, type ServiceTypeOption } from '../eligibility/service-type-options';
 import { SummaryView } from '../eligibility/summary-view';
-import { CHECK_RESULT_ID, scrollIntoMain, useAnswerReveal } from '../eligibility/use-answer-reveal';
+import { CHECK_RESULT_ID, markAsk, scrollIntoMain, useAnswerReveal } from '../eligibility/use-answer-reveal';
 import { formMessage, plainFieldErrors, type FieldMessages } from '../forms/field-errors';
 import { formatDob, formatWhen, patientName } from '../format';
 import { PhotoThumb } from '../intake/photo-thumb';
@@ -154,6 +154,7 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
     setErrors(missing);
     setRunError(null);
     if (Object.keys(missing).length > 0 || !useCardId) return;
+    const ask = markAsk();
     const result = await bridge.checks.create({ insurance_card_id: useCardId, provider_id: forProvider, clearinghouse_entity_id: payerId, service_type: askAbout });
     if (!result.ok) {
       setErrors(plainFieldErrors(result.error, CHECK_LABELS));
@@ -161,11 +162,14 @@ function PatientEligibility({ patientId, initialCheckId }: { patientId: string; 
       return;
     }
     localStorage.setItem(LAST_PROVIDER_KEY, forProvider);
+    ask.asked(result.value.id);
     setShownCheckId(result.value.id);
     if (data) watchCheck({ checkId: result.value.id, patientId, cardId: useCardId, patientLabel: patientName(data.patient) });
     detail.reload();
-    // The answer replaces the form: a person reads the result next.
+    // The answer replaces the form: a person reads the result next, unless they have already
+    // gone on to type in another field while the check was being saved.
     requestAnimationFrame(() => {
+      if (ask.typedSince()) return;
       const result = document.getElementById(CHECK_RESULT_ID);
       result?.focus({ preventScroll: true });
       if (result) scrollIntoMain(result);
