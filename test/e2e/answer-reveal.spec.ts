@@ -1,6 +1,5 @@
-import type { Route } from '@playwright/test';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
-import { runCheck } from './desk-actions';
+import { holdBridgeCall, runCheck } from './desk-actions';
 import { type Desk, expect, test as base } from './fixtures';
 import { withUpstream, type Upstream } from './upstream';
 
@@ -110,18 +109,12 @@ test('typing begun while the check is still being saved keeps its field: neither
   await page.locator(`#today-row-${patient.id}`).click();
   await upstream.stop();
   // The check's save is held until the person has gone on to the next payer (a loaded desk's save).
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/bridge/checks.create', async (route: Route) => {
-    const response = await route.fetch();
-    await released;
-    await route.fulfill({ response });
-  });
+  const save = await holdBridgeCall(page, 'checks.create');
   await runCheck(page);
   const payer = page.getByRole('combobox', { name: 'Payer' });
   await payer.click();
   await payer.pressSequentially('no such');
-  release();
+  save.release();
 
   await expect(page.getByTestId('check-pending')).toBeVisible();
   await expect(payer).toBeFocused();

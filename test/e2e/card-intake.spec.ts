@@ -1,8 +1,8 @@
-import type { Page, Route } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { makePng } from '@test/support/images';
 import { seriousViolations } from './axe';
 import { cardOnDesk } from './card-images';
-import { chooseFront, fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
+import { chooseFront, holdBridgeCall, fillNewPatient, memberIdField, openScreen, runCheck, saveReadCard } from './desk-actions';
 import { DESK_SIZES, expect, READING_TIMEOUT_MS, test, type Desk } from './fixtures';
 
 // Issue 14, item 6: an intake that never loses what was read off the card.
@@ -110,16 +110,7 @@ for (const viewport of DESK_SIZES) {
       const card = await cardOnDesk();
       // The reader's real answer, held back until Save has been pressed: the early save is
       // made certain rather than left to how fast this machine reads.
-      let release: () => void = () => undefined;
-      const released = new Promise<void>((resolve) => (release = resolve));
-      let asked!: () => void;
-      const answered = new Promise<void>((resolve) => (asked = resolve));
-      await page.route('**/bridge/extractions.preview', async (route: Route) => {
-        const response = await route.fetch();
-        asked();
-        await released;
-        await route.fulfill({ response });
-      });
+      const reading = await holdBridgeCall(page, 'extractions.preview');
 
       await openScreen(page, 'Intake');
       await fillNewPatient(page, { first: 'Grace', last: 'Hopper', dob: '12/09/1956' });
@@ -130,11 +121,11 @@ for (const viewport of DESK_SIZES) {
 
       await expect(page.getByRole('button', { name: 'Waiting for the reading…' })).toBeVisible();
       await expect(page.getByText('Saving as soon as the card is read', { exact: false })).toBeVisible();
-      await answered;
+      await reading.asked;
       await desk.shot('save-waits-for-reading');
       expect(count(desk, 'insurance_cards')).toBe(0);
       expect(count(desk, 'patients')).toBe(0);
-      release();
+      reading.release();
 
       // It saves by itself when everything read cleanly; when the reader was unsure of a
       // field, it stops on it (the person never saw what was read) and one more press saves.

@@ -1,4 +1,4 @@
-import type { Route } from '@playwright/test';
+import { holdBridgeCall } from './desk-actions';
 import { SEED_CLEARINGHOUSE_ENTITIES } from '@src/main/reference/seed-data';
 import { expect, test } from './fixtures';
 
@@ -12,20 +12,14 @@ test('the card’s payer shown after the person clicked into Payer is replaced b
   await bridge['cards.create']({ patient_id: patient.id, member_id: 'W300400502', insurance_carrier_ids: [SEED_CLEARINGHOUSE_ENTITIES[0].id] });
 
   // The payer list is held back until the person is in the field.
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/bridge/clearinghouseEntities.list', async (route: Route) => {
-    const response = await route.fetch();
-    await released;
-    await route.fulfill({ response });
-  });
+  const payers = await holdBridgeCall(page, 'clearinghouseEntities.list');
   await page.reload();
   await page.locator(`#today-row-${patient.id}`).click();
   const payer = page.getByRole('combobox', { name: 'Payer' });
   await payer.click();
   await expect(payer).toHaveValue('');
 
-  release();
+  payers.release();
   await expect(payer).toHaveValue(SEED_CLEARINGHOUSE_ENTITIES[0].name);
   await page.keyboard.type('cig');
   await expect(payer).toHaveValue('cig');

@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Locator, Page, Route } from '@playwright/test';
 import { SEED_PROVIDERS } from '@src/main/reference/seed-data';
 import { buildActiveBenefits } from '@src/main/sandbox/benefits-builder';
 import { summarizeBenefits } from '@src/shared/benefit-summary';
@@ -11,6 +11,25 @@ export interface NewPatient {
   last: string;
   /** As a desk types it: MM/DD/YYYY. */
   dob: string;
+}
+
+/**
+ * One bridge method's answers held back (the host's real answer, fetched at once) until
+ * `release`: what the person does meanwhile is certain to come before the answer, however fast
+ * or slow this machine. `asked` settles when the first call has reached the host.
+ */
+export async function holdBridgeCall(page: Page, method: string): Promise<{ asked: Promise<void>; release(): void }> {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let reached: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => (reached = resolve));
+  await page.route(`**/bridge/${method}`, async (route: Route) => {
+    const response = await route.fetch();
+    reached();
+    await released;
+    await route.fulfill({ response });
+  });
+  return { asked, release };
 }
 
 export async function openScreen(page: Page, name: 'Today' | 'Intake' | 'Eligibility' | 'Discovery' | 'Sync' | 'Settings' | 'Audit log' | 'Schedule' | 'End of day'): Promise<void> {
