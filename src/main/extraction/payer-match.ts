@@ -94,7 +94,12 @@ interface Matcher {
   byId: Map<string, number>;
   /** For each word, in how many names it stands after the first word (a brand stands first). */
   inside: Map<string, number>;
+  /** For each two words in a row ("blue shield"), in how many names they stand so. */
+  pairs: Map<string, number>;
 }
+
+/** A word is read as two run together unless the names spell it as one over ten times as often. */
+const SPLIT_AT_MOST = 10;
 
 /** A word in more of the directory's names than this is common ("health", "blue", "network"). */
 const COMMON_WORD = 15;
@@ -140,9 +145,11 @@ function matcherFor(entities: readonly ClearinghouseEntity[]): Matcher {
   });
   const inside = new Map<string, number>();
   for (const doc of docs) for (const w of doc.words.slice(1)) inside.set(w, (inside.get(w) ?? 0) + 1);
+  const pairs = new Map<string, number>();
+  for (const doc of docs) for (const pair of new Set(doc.words.slice(1).map((w, i) => `${doc.words[i]} ${w}`))) pairs.set(pair, (pairs.get(pair) ?? 0) + 1);
   const idf = new Map<string, number>();
   for (const [w, list] of postings) idf.set(w, Math.log(1 + docs.length / list.length));
-  const matcher = { entries, entities, docs, postings, idf, vocabulary: [...postings.keys()].sort(), byId, inside };
+  const matcher = { entries, entities, docs, postings, idf, vocabulary: [...postings.keys()].sort(), byId, inside, pairs };
   matchers.set(entities, matcher);
   lastBuilt = { signature, matcher };
   return matcher;
@@ -155,10 +162,15 @@ function matcherFor(entities: readonly ClearinghouseEntity[]): Matcher {
 function readAs(m: Matcher, word: string): { word: string; sure: number }[] {
   const out: { word: string; sure: number }[] = [];
   if (word.length >= 7) {
+    const asOne = m.postings.get(word)?.length ?? 0;
     for (let cut = 3; cut <= word.length - 3; cut++) {
       const a = word.slice(0, cut);
       const b = word.slice(cut);
-      if (m.postings.has(a) && m.postings.has(b)) out.push({ word: a, sure: 1 }, { word: b, sure: 1 });
+      // A word the directory's names spell as one far more often than as the two is that word:
+      // "Medical" (in 90 names) is not "Medi" + "Cal" (one: "Medi-Cal", a California programme
+      // that an Ohio Medicaid card's "Medical Assistance" line named); "BlueShield" (17) is
+      // "Blue Shield" (14) as well.
+      if (m.postings.has(a) && m.postings.has(b) && (m.pairs.get(`${a} ${b}`) ?? 0) * SPLIT_AT_MOST >= asOne) out.push({ word: a, sure: 1 }, { word: b, sure: 1 });
     }
   }
   if (m.postings.has(word)) return [...out, { word, sure: 1 }];

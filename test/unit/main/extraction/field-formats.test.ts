@@ -351,6 +351,15 @@ describe('an amount is never an NCPDP code', () => {
   });
 });
 
+describe('a caption is never an NCPDP code', () => {
+  it('refuses the next line\'s caption read in a code\'s place, spaced or run together', () => {
+    expect(FIELD_FORMATS.rx_pcn('Rx Group:')).toBeNull();
+    expect(FIELD_FORMATS.rx_pcn('RXGROUP')).toBeNull();
+    expect(FIELD_FORMATS.rx_group('RxBIN')).toBeNull();
+    expect(FIELD_FORMATS.rx_pcn('CG')).toMatchObject({ value: 'CG' });
+  });
+});
+
 describe('the words printed beside a name', () => {
   it('are no part of it, with or without their colon', () => {
     expect(FIELD_FORMATS.member_name('JOHN SMITH Relationship Self')).toBeNull();

@@ -104,6 +104,9 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     // A name run together must span whole printed words: "MEDICARE NAME" holds "caren".
     expect(match('1-800-MEDICARE\nNAME OF BENEFICIARY')).toBeNull();
     expect(match('UNITEDHEALTHCARE')?.entity.name).toBe('UnitedHealthcare');
+    // A word many names hold is that word, not two run together: "Medical" is not "Medi-Cal".
+    expect(match('CARESOURCE MEDICAID\nMedical Assistance Identification Card')?.entity.name).toBe('CareSource Medicaid Ohio');
+    expect(match('Medicaid\nMedical Assistance Identification Card')?.entity.name).not.toBe('Medicaid California Medi-Cal');
     // "CMS" alone turns up on Medicare Advantage cards: the brand printed beside it wins.
     expect(match('CMS H5415 071\nHUMANA')?.entity.name).toBe('Humana');
     // A product name that is also another payer's alternate name does not outrank the brand.
