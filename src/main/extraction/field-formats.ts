@@ -444,6 +444,8 @@ const BARE_PLAN = /^(PPO|HMO|POS|EPO|HDHP|HSA|PLAN|NETWORK|IN-?NETWORK|OUT-?OF-?
 
 /** Words saying what kind of plan or network it is: a name made of these alone names no plan. */
 const PLAN_KIND = /^(PPO|HMO|POS|EPO|HDHP|HSA|NETWORK|IN-?NETWORK|OUT-?OF-?NETWORK|OAP)$/i;
+/** A copay table's column: in or out of the network. */
+const NETWORK_TIER = /^(IN|OUT-?OF|NON)-?NETWORK$/i;
 /** Caption words saying a code or a number follows, in either language. */
 const CODE_CAPTION = /^(CODES?|CODIGOS?|ID|NUMBER|NUMERO|NO|NUM|#)$/;
 /**
@@ -475,6 +477,8 @@ function planName(raw: string): FormattedValue | null {
   // only captions, short capitals and numbers.
   if (!words.some((w) => /^\p{L}{3,}$/u.test(w.replace(/[^\p{L}]/gu, '')) && !isCaptionWord(w) && /^[\p{L}'&.+-]+$/u.test(w)) || isCaption(value)) return null;
   if (words.filter((w) => /\d/.test(w)).length >= 2) return null;
+  // A copay table's tier headers ("In-Network  Out-of-Network") name no plan, not even as a lead.
+  if (words.every((w) => NETWORK_TIER.test(w.replace(/[^\p{L}-]/gu, '')))) return null;
   // "PPO" or "Network" alone names the kind of plan, not the plan: a lead for a person.
   // So do kind and network words together ("PPO Network", "National Network", "Medical PPO").
   const bare =

@@ -31,13 +31,15 @@ const LABELS: Record<LabelledField, string[]> = {
   // in: "Rx Group Number", "Rx Group ID", "Processor Control Number".
   rx_bin: ['RXBIN', 'RXBIN#', 'BIN', 'BIN#', 'RXBINNO', 'BINNO', 'RXBINNUMBER', 'BINNUMBER'],
   rx_pcn: ['RXPCN', 'RXPCN#', 'PCN', 'PCN#', 'RXPCNNO', 'PCNNO', 'PROCESSORCONTROLNUMBER', 'PROCESSORCONTROL#'],
-  rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID', 'RXGROUPID', 'RXGROUPNUMBER', 'RXGRPNUMBER', 'PHARMACYGROUP'],
+  rx_group: ['RXGRP', 'RXGRP#', 'RXGROUP', 'RXGROUP#', 'RXGRPNO', 'RXGROUPNO', 'RXGRPID', 'RXGROUPID', 'RXGROUPNUMBER', 'RXGRPNUMBER', 'PHARMACYGROUP',
+    // Spanish, as bilingual cards print it beside or after the English caption.
+    'GRUPORX', 'RXGRUPO', 'GRUPODERX', 'GRUPODEFARMACIA'],
   member_name: [
     'MEMBERNAME', 'MEMBER', 'SUBSCRIBERNAME', 'SUBSCRIBER', 'NAME', 'ENROLLEE', 'ENROLLEENAME', 'CARDHOLDER', 'CARDHOLDERNAME', 'INSURED', 'INSUREDNAME', 'PATIENTNAME',
     'NAMEOFBENEFICIARY', 'BENEFICIARY', 'BENEFICIARYNAME', 'MEMBERSNAME',
     'NOMBRE', 'NOMBREDELMIEMBRO', 'NOMBREDELAFILIADO', 'NOMBREDELSUSCRIPTOR', 'NOMBREDELBENEFICIARIO', 'MIEMBRO', 'AFILIADO', 'SUSCRIPTOR',
   ],
-  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT', 'NOMBREDELPLAN', 'TIPODEPLAN', 'BENEFITPLAN'],
+  plan_name: ['PLAN', 'PLANNAME', 'PLANTYPE', 'PRODUCT', 'PRODUCTNAME', 'PLANPRODUCT', 'NOMBREDELPLAN', 'TIPODEPLAN', 'BENEFITPLAN', 'NETWORK', 'NETWORKNAME'],
 };
 
 /**
@@ -48,6 +50,14 @@ const LABELS: Record<LabelledField, string[]> = {
  */
 const OUTSIDE_THE_STANDARDS = new Set(['BENEFITPLAN']);
 const OUTSIDE_QUALITY = 0.9;
+
+/**
+ * "Network: Open Access Plus": the provider network the plan uses, which cards print beside or
+ * instead of the plan's name and which the desk takes for it; a lead, colon or not (a network is
+ * not always the plan: "Network: PHCS" on a plan of another name), so always under "check this".
+ */
+const NETWORK_CAPTIONS = new Set(['NETWORK', 'NETWORKNAME']);
+const NETWORK_QUALITY = 0.8;
 
 const BY_FORM = new Map<string, LabelledField>();
 for (const [field, forms] of Object.entries(LABELS) as [LabelledField, string[]][]) for (const form of forms) BY_FORM.set(form, field);
@@ -257,14 +267,14 @@ export function labelAt(tokens: string[], i: number, midSegment: boolean): (Labe
     const glued = /^(.*?[#:])([A-Z0-9].*)$/i.exec(token);
     if (glued && k === i) {
       const field = lookup(form + labelForm(glued[1]));
-      if (field) best = { field, start: i, end: k + 1, quality: 1, rest: glued[2] };
+      if (field) best = { field, start: i, end: k + 1, quality: NETWORK_CAPTIONS.has(form + labelForm(glued[1])) ? NETWORK_QUALITY : 1, rest: glued[2] };
     }
     form += labelForm(token);
     if (form.length > LONGEST + 1) break;
     const field = lookup(form);
     // "Benefit Plan:" ends in the standard's own "Plan:", colon and all: as sure as that caption.
     const outside = OUTSIDE_THE_STANDARDS.has(form) && !token.endsWith(':');
-    if (field) best = { field, start: i, end: k + 1, quality: !BY_FORM.has(form) ? 0.85 : outside ? OUTSIDE_QUALITY : 1 };
+    if (field) best = { field, start: i, end: k + 1, quality: !BY_FORM.has(form) ? 0.85 : outside ? OUTSIDE_QUALITY : NETWORK_CAPTIONS.has(form) ? NETWORK_QUALITY : 1 };
   }
   if (!best) return undefined;
   // The caption's translation after a slash ("Medicare Number/Número de Medicare", "Nombre /

@@ -316,7 +316,10 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
       continue;
     }
     for (const source of ['right', 'below'] as const) {
-      const found = valueAt(source, hit, segments);
+      // A row of captions printed close ("RxBIN RxPCN RxGRP" over "004336 ADV RX1234"), which
+      // the layout reads as one segment or joins the values of: each caption's value is what
+      // stands in its own column below it.
+      const found = (source === 'below' && captionColumn(hit, hits, segments)) || valueAt(source, hit, segments);
       // What follows a label ending in a colon is its value, even one that reads like a
       // label itself ("Member:  SUBSCRIBER SMITH").
       const colon = hit.labelWords[hit.labelWords.length - 1]?.text.endsWith(':');
@@ -326,6 +329,40 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
     }
   }
   return out;
+}
+
+/**
+ * Where a caption is one of several read as one segment (a table's header row printed close,
+ * which the layout does not split), the words of the next line down that stand in its column:
+ * from halfway to the caption before it to halfway to the caption after it. Undefined for a
+ * caption alone in its segment, which `valueAt` places.
+ */
+function captionColumn(hit: LabelHit, hits: readonly LabelHit[], segments: readonly Segment[]): Segment | undefined {
+  // The captions of the row: on the caption's line, nothing but captions, each of another
+  // field (one field twice is a caption and its translation: "Nombre / Name").
+  const line = segments.filter((s) => s.page === hit.segment.page && verticalOverlap(s.bbox, hit.segment.bbox) >= 0.5);
+  const row = hits.filter((h) => line.includes(h.segment)).sort((a, b) => a.labelWords[0].bbox.x0 - b.labelWords[0].bbox.x0);
+  if (row.length < 2 || new Set(row.map((h) => h.field)).size < row.length || line.some((s) => !isCaption(s.text)) || row.some((h) => h.rest || (h.valueWords.length > 0 && !isCaption(h.valueWords.map((w) => w.text).join(' '))))) return undefined;
+  // Every caption of the line bounds a column, also one of no field read here ("EFFECTIVE DATE"
+  // beside the RxGRP of a paper form's boxed row).
+  const own = boxOf(hit.labelWords);
+  const cells = [
+    ...row.flatMap((h) => [boxOf(h.labelWords), ...(h.valueWords.length > 0 ? [boxOf(h.valueWords)] : [])]),
+    ...line.filter((s) => !row.some((h) => h.segment === s)).map((s) => s.bbox),
+  ];
+  const before = cells.filter((c) => c.x1 <= own.x0).map((c) => c.x1);
+  const after = cells.filter((c) => c.x0 >= own.x1).map((c) => c.x0);
+  const left = before.length > 0 ? (Math.max(...before) + own.x0) / 2 : -Infinity;
+  const right = after.length > 0 ? (own.x1 + Math.min(...after)) / 2 : Infinity;
+  const label = hit.segment;
+  const inColumn = (w: OcrWord) => (w.bbox.x0 + w.bbox.x1) / 2 >= left && (w.bbox.x0 + w.bbox.x1) / 2 < right;
+  const below = segments
+    .filter((s) => s !== label && s.page === label.page && s.bbox.y0 >= label.bbox.y0 + 0.5 * label.height && s.bbox.y0 - label.bbox.y1 < 1.8 * Math.max(label.height, s.height) && s.words.some(inColumn))
+    .sort((a, b) => a.bbox.y0 - b.bbox.y0);
+  const next = below.filter((s) => verticalOverlap(s.bbox, below[0].bbox) >= 0.5);
+  const words = next.flatMap((s) => s.words.filter(inColumn)).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  if (words.length === 0) return undefined;
+  return { words, text: words.map((w) => w.text).join(' '), bbox: boxOf(words), height: next[0].height, page: label.page };
 }
 
 /** A word a name may hold: letters (a comma after "LAST,"), no caption's or card's word. */

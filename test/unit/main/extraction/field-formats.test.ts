@@ -209,7 +209,9 @@ describe('a name has the shape names are printed in (issue 25)', () => {
 
 describe('a plan name is the plan, not a code or a network (issue 25)', () => {
   it('is a plan type or network words alone only as a lead: "PPO Network", "National Network", "Medical PPO"', () => {
-    for (const bare of ['PPO', 'PPO Network', 'National Network', 'In-Network', 'Medical PPO', 'HMO Plan']) expect(FIELD_FORMATS.plan_name(bare)?.fit, bare).toBeLessThan(1);
+    for (const bare of ['PPO', 'PPO Network', 'National Network', 'Medical PPO', 'HMO Plan']) expect(FIELD_FORMATS.plan_name(bare)?.fit, bare).toBeLessThan(1);
+    // A copay table's tier headers are not even a lead.
+    for (const tier of ['In-Network', 'In-Network Out-of-Network', 'Out-of-Network', 'Non-Network']) expect(FIELD_FORMATS.plan_name(tier), tier).toBeNull();
     // A plan's own words beside them make a plan: "Choice Plus", "Open Access Plus", "Gold 1500 PPO".
     for (const plan of ['Choice Plus', 'Open Access Plus', 'Gold 1500 PPO', 'Blue Advantage HMO', 'Select HMO', 'Choice Plus PPO', 'Premier PPO']) expect(FIELD_FORMATS.plan_name(plan)?.fit, plan).toBe(1);
   });

@@ -27,6 +27,9 @@ describe('label variants real cards use', () => {
     ['RxGrp RX1234', 'rx_group', 1],
     ['Rx Group RX1234', 'rx_group', 2],
     ['RXGRP RX1234', 'rx_group', 1],
+    ['Grupo Rx RX1234', 'rx_group', 2],
+    ['Rx Grupo RX1234', 'rx_group', 2],
+    ['Grupo de Farmacia RX1234', 'rx_group', 3],
     ['Member Name JOHN SMITH', 'member_name', 2],
     ['Subscriber JOHN SMITH', 'member_name', 1],
     ['Plan Name Choice Plus', 'plan_name', 2],
@@ -104,6 +107,12 @@ describe('a long caption misread in two letters (issue 25)', () => {
 
 describe('captions outside the standards and misread halves', () => {
   const at = (text: string, i: number) => labelAt(text.split(' '), i, i > 0);
+
+  it('reads "Network" as the plan caption, never sure: a network is printed beside or instead of the plan', () => {
+    expect(at('Network: Open Access Plus', 0)).toMatchObject({ field: 'plan_name', end: 1, quality: 0.8 });
+    expect(at('Network Name Choice Plus', 0)).toMatchObject({ field: 'plan_name', end: 2, quality: 0.8 });
+    expect(at('Network:Choice Plus', 0)).toMatchObject({ field: 'plan_name', quality: 0.8, rest: 'Choice' });
+  });
 
   it('reads "Benefit Plan" as the plan caption, sure only where it ends in the standard "Plan:"', () => {
     expect(at('Benefit Plan Select HMO', 0)).toMatchObject({ field: 'plan_name', end: 2, quality: 0.9 });

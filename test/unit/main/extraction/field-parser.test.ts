@@ -725,3 +725,50 @@ describe('a payer\'s name whose second line starts with "Plan"', () => {
     expect(alone.plan_name).toBeUndefined();
   });
 });
+
+describe('a row of NCPDP captions printed close over a row of codes (issue 25)', () => {
+  /** One OCR line of cells, each cell's words starting at its x. */
+  const row = (y: number, cells: [number, string][], h = 24): OcrLine => {
+    const words = cells.flatMap(([x, text]) => line(x, y, text, h).words);
+    return { text: words.map((w) => w.text).join(' '), confidence: 95, bbox: { x0: words[0].bbox.x0, y0: y, x1: words.at(-1)!.bbox.x1, y1: y + h }, words };
+  };
+  const head = [line(40, 40, 'aetna', 50), line(40, 150, 'Member: JOHN SMITH'), line(40, 210, 'ID: W123456789')];
+
+  it('takes each code from its own caption\'s column, whether the layout joined the captions or the codes', () => {
+    // Captions read as one segment, codes too: the PCN was "004336ADV", sure.
+    const joined = parse(...head, row(500, [[40, 'RxBIN'], [140, 'RxPCN'], [240, 'RxGRP']]), row(540, [[40, '004336'], [140, 'ADV'], [240, 'RX1234']]));
+    expect(values(joined)).toMatchObject({ rx_bin: '004336', rx_pcn: 'ADV', rx_group: 'RX1234' });
+    // Captions apart, the BIN and the PCN joined: the PCN was not found.
+    const codesJoined = parse(...head, row(500, [[40, 'RxBIN'], [160, 'RxPCN'], [280, 'RxGRP']]), row(540, [[40, '004336'], [160, 'ADV'], [280, 'RX1234']]));
+    expect(values(codesJoined)).toMatchObject({ rx_bin: '004336', rx_pcn: 'ADV', rx_group: 'RX1234' });
+  });
+
+  it('bounds a column by a caption of no field read here too (a paper form\'s "EFFECTIVE DATE" box)', () => {
+    const form = parse(...head, row(500, [[40, 'RxBIN'], [240, 'PCN'], [440, 'EFFECTIVE DATE']]), row(540, [[40, '610494'], [240, '03200000'], [440, '02/01/2024']]));
+    expect(values(form)).toMatchObject({ rx_bin: '610494', rx_pcn: '03200000' });
+    const grouped = parse(...head, row(500, [[40, 'RxBIN'], [240, 'PCN'], [440, 'Rx Group'], [640, 'EFFECTIVE DATE']]), row(540, [[40, '610494'], [240, '03200000'], [440, 'HMH559'], [640, '02/01/2024']]));
+    expect(values(grouped)).toMatchObject({ rx_bin: '610494', rx_pcn: '03200000', rx_group: 'HMH559' });
+  });
+
+  it('leaves a row where a caption has its value beside it, or one field is captioned twice, to the value beside or under it', () => {
+    const pairs = parse(...head, row(500, [[40, 'BIN: 610502'], [400, 'PCN: ADV']]), line(40, 540, 'RxGRP: RX2076'));
+    expect(values(pairs)).toMatchObject({ rx_bin: '610502', rx_pcn: 'ADV', rx_group: 'RX2076' });
+    const bilingual = parse(...head.slice(0, 1), line(40, 150, 'Nombre / Name', 22), line(40, 180, 'MARIA DE LA CRUZ', 30), line(40, 300, 'ID W123456789'));
+    expect(bilingual.member_name?.value).toBe('MARIA DE LA CRUZ');
+  });
+});
+
+describe('the network printed where the plan goes (issue 25)', () => {
+  const card = (...rest: OcrLine[]) => parse(line(40, 40, 'Cigna', 50), line(40, 150, 'Member: JANE DOE'), line(40, 200, 'ID: U12345678'), ...rest);
+
+  it('reads a network caption\'s value as the plan, for a person to check; a tier header is no plan at all', () => {
+    const network = card(line(40, 260, 'Network: Open Access Plus'));
+    expect(network.plan_name?.value).toBe('Open Access Plus');
+    expect(network.plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+    // A plan's own caption wins over the network's.
+    const both = card(line(40, 260, 'Plan: Choice Plus PPO'), line(40, 320, 'Network: PHCS'));
+    expect(both.plan_name?.value).toBe('Choice Plus PPO');
+    const tiers = card(line(40, 260, 'Network In-Network Out-of-Network'));
+    expect(tiers.plan_name).toBeUndefined();
+  });
+});
