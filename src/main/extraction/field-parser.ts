@@ -177,8 +177,10 @@ function isEvidenced(source: Source, quality: number, formatted: FormattedValue)
  * Codes with no shape to check them by: NCPDP's RxPCN (up to 10 characters, any letters and
  * digits) and RxGRP, and the medical group number, which each payer assigns as it likes. A
  * glyph lost or misread leaves another well-formed code, so only a clean read says it is whole.
+ * A plan's name is as shapeless: its words are the payer's to choose, and a letter misread
+ * ("POS IL", "Stiver 70 HMO") leaves words a plan could be named by.
  */
-const SHAPELESS: ReadonlySet<LabelledField> = new Set<LabelledField>(['rx_pcn', 'rx_group', 'group_number']);
+const SHAPELESS: ReadonlySet<LabelledField> = new Set<LabelledField>(['rx_pcn', 'rx_group', 'group_number', 'plan_name']);
 /** Tesseract's word confidence (0..100) under which some glyph of the word was in doubt. */
 const CLEAN_WORD = 85;
 /**

@@ -396,7 +396,11 @@ function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): 
   // Words found that few payers share: "Medicare", "Health" or "Blue Cross" alone name nobody.
   const few = Math.max(5, m.entries.length * 0.03);
   // (A name found whole, brand and all, stands: "Aetna" is shared by many Aetna plans' names.)
-  const ranked = [...best.values()].filter((s) => s.coverage >= 0.75 && (s.sharedBy <= few || (s.coverage >= 0.999 && s.words.some((w) => w.length >= 5)))).sort(compare);
+  // A one-word name that is an everyday word of payers' names ("Benefit", "Health") rather than
+  // a brand (it stands mostly inside other names, not first) names nobody: "Prescription
+  // Benefit" is no "Benefit Inc.", "Benefits Identification Card" no "Benefits, Inc.".
+  const everyday = (s: Scored) => s.words.length === 1 && (m.inside.get(s.words[0]) ?? 0) > (m.postings.get(s.words[0])?.length ?? 0) / 2;
+  const ranked = [...best.values()].filter((s) => s.coverage >= 0.75 && !everyday(s) && (s.sharedBy <= few || (s.coverage >= 0.999 && s.words.some((w) => w.length >= 5)))).sort(compare);
   let top = ranked[0];
   if (!top) return null;
   // A payer's own name printed in the header, where payers print their mark, through a word
@@ -435,13 +439,10 @@ function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): 
   // A payer named only by an alternate name (a product, a former name) is a lead to check.
   // So is a one-word name found only below the header ("BENEFIT INFORMATION" is not
   // "Benefit Inc."): brands are printed at the top.
-  // A one-word name that is an everyday word of payers' names ("Benefit", "Health") rather
-  // than a brand is no more than a lead, and a weak one.
-  const everyday = top.words.length === 1 && (m.inside.get(top.words[0]) ?? 0) > (m.postings.get(top.words[0])?.length ?? 0) / 2;
   // Words several payers' names share, and the region that would tell them apart left
   // out ("MEDICARE ADVANTAGE PPO" is in the names of many regional plans): a guess, like a rival.
   const regionGuessed = top.regionLeftOut && top.sharedBy > 1;
-  const score = top.coverage * (rival || twinned || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1) * (everyday ? 0.5 : 1);
+  const score = top.coverage * (rival || twinned || regionGuessed ? 0.7 : 1) * (top.primary ? 1 : 0.75) * (top.words.length === 1 && !top.header ? 0.7 : 1);
   // Sure needs evidence that holds on any card, not only the words of a name turning up:
   // a name read only through words many payers' names share ("Community", "Health",
   // "Choice": a sentence of the fine print can hold them), or a regional payer whose state

@@ -772,3 +772,15 @@ describe('the network printed where the plan goes (issue 25)', () => {
     expect(tiers.plan_name).toBeUndefined();
   });
 });
+
+describe('a plan\'s name, shapeless as a code (issue 25)', () => {
+  it('is sure under its caption only when every word of it was read surely', () => {
+    const card = (plan: OcrLine) => parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member: JANE DOE'), line(40, 200, 'ID: W12345678'), plan);
+    expect(card(line(40, 260, 'Plan: Choice POS II')).plan_name!.confidence).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    // "POS IL" for POS II: its last word read at 70, the rest clearly.
+    const misread = line(40, 260, 'Plan: Choice POS IL');
+    misread.words[3] = { ...misread.words[3], confidence: 70 };
+    expect(card(misread).plan_name).toMatchObject({ value: 'Choice POS IL' });
+    expect(card(misread).plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
+  });
+});

@@ -204,6 +204,12 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     expect(match('BlueCross BlueShield\nof Texas')?.entity.name).toBe('Blue Cross Blue Shield of Texas');
   });
 
+  it('never names a payer from one everyday word of payers\' names, even in the header', () => {
+    // "Benefit Inc." and "Benefits, Inc." (an alternate name of a Delta Dental) are one-word names.
+    expect(match('Express Scripts\nPrescription Benefit')).toBeNull();
+    expect(match('MEDI-CAL\nBenefits Identification Card')).toBeNull();
+  });
+
   it('never names a payer from one common word of the small print', () => {
     const card = [{ text: 'Member ID W123456789', confidence: 1, header: true }, { text: 'This card does not guarantee benefits', confidence: 1, header: false }, { text: 'BENEFIT INFORMATION', confidence: 1, header: false }];
     expect(matchPayerLines(card, directory)).toBeNull();
