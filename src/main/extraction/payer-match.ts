@@ -224,9 +224,9 @@ function sharedBy(m: Matcher, words: string[]): number {
 
 /**
  * The payers a few consecutive lines name, each with how much of its name is there.
- * `secondLine`: where the second of two lines starts in `words`, when the window is two.
+ * `breaks`: where each line after the first starts in `words`, when the window is two or three lines.
  */
-function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable = false, secondLine?: number): Scored[] {
+function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable = false, breaks: readonly number[] = []): Scored[] {
   const found = new Map<string, number>();
   const at = new Map<string, number[]>();
   // Words that name nothing: filler and single letters.
@@ -261,10 +261,15 @@ function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable
     const first = positions[0] ?? -1;
     const last = positions.at(-1) ?? -1;
     if (last - first > named.length + 2) return false;
-    if (secondLine === undefined || first >= secondLine || last < secondLine) return true;
-    const endOfFirst = Math.max(...positions.filter((p) => p < secondLine));
-    const startOfSecond = Math.min(...positions.filter((p) => p >= secondLine));
-    return onlyFillerBetween(endOfFirst + 1, secondLine) && onlyFillerBetween(secondLine, startOfSecond);
+    // Each line break the name crosses: the name ends the line before it and starts the one after.
+    return breaks.every((at) => {
+      if (first >= at || last < at) return true;
+      const endBefore = Math.max(...positions.filter((p) => p < at));
+      const startAfter = Math.min(...positions.filter((p) => p >= at));
+      // A word of the name said twice ("Blue Cross" / "Blue Shield") stands with it.
+      const ofName = (from: number, to: number) => words.slice(from, to).every((w) => nameless(w) || doc.words.includes(w));
+      return ofName(endBefore + 1, at) && ofName(at, startAfter);
+    });
   };
   const cardWords = words.filter((w) => !FILLER.has(w));
   const joinedCard = cardWords.join('');
@@ -383,11 +388,16 @@ function byName(m: Matcher, lines: readonly CardLine[], fromSiteTable = false): 
   // Free text (no layout) counts as header throughout.
   const header = (i: number) => lines[i].header ?? true;
   for (let i = 0; i < lineWords.length; i++) {
-    const windows: [string[], string, boolean, number | undefined][] = [[lineWords[i], lines[i].text, header(i), undefined]];
+    const windows: [string[], string, boolean, number[]][] = [[lineWords[i], lines[i].text, header(i), []]];
     // Two lines in a row are the header's only when both are ("BlueCross BlueShield" / "of Texas").
-    if (i + 1 < lineWords.length) windows.push([[...lineWords[i], ...lineWords[i + 1]], `${lines[i].text} ${lines[i + 1].text}`, header(i) && header(i + 1), lineWords[i].length]);
-    for (const [words, printed, inHeader, secondLine] of windows) {
-      for (const s of scoreWindow(m, words, inHeader, fromSiteTable, secondLine)) {
+    if (i + 1 < lineWords.length) windows.push([[...lineWords[i], ...lineWords[i + 1]], `${lines[i].text} ${lines[i + 1].text}`, header(i) && header(i + 1), [lineWords[i].length]]);
+    // A logo stacked in three lines ("Blue Cross" / "Blue Shield" / "of Michigan"): in the header only.
+    if (i + 2 < lineWords.length && header(i) && header(i + 1) && header(i + 2)) {
+      const breaks = [lineWords[i].length, lineWords[i].length + lineWords[i + 1].length];
+      windows.push([[...lineWords[i], ...lineWords[i + 1], ...lineWords[i + 2]], `${lines[i].text} ${lines[i + 1].text} ${lines[i + 2].text}`, true, breaks]);
+    }
+    for (const [words, printed, inHeader, breaks] of windows) {
+      for (const s of scoreWindow(m, words, inHeader, fromSiteTable, breaks)) {
         const current = best.get(s.entry);
         if (!current || compare(s, current) < 0) best.set(s.entry, { ...s, printed: printed.trim().replace(/\s+/g, ' ') });
       }

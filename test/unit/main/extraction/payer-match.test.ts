@@ -204,6 +204,17 @@ describe('payer matched against the payer directory (~1,250 payers, aliases and 
     expect(match('BlueCross BlueShield\nof Texas')?.entity.name).toBe('Blue Cross Blue Shield of Texas');
   });
 
+  it('reads a logo stacked in three lines of the header, the name running on from line to line', () => {
+    const michigan = match('Blue Cross\nBlue Shield\nof Michigan');
+    expect(michigan?.entity.name).toBe('Blue Cross Blue Shield of Michigan');
+    expect(michigan!.score).toBeGreaterThanOrEqual(REVIEW_BELOW);
+    // Below the header, three lines are not one name.
+    const lines = (header: boolean[]) => ['Blue Cross', 'Blue Shield', 'of Michigan'].map((text, i) => ({ text, confidence: 1, header: header[i] }));
+    expect(matchPayerLines(lines([true, true, false]), directory)?.entity.name).not.toBe('Blue Cross Blue Shield of Michigan');
+    // Other words between the name's parts break it.
+    expect(match('Premier\nPlan Type: PPO\nHealth')?.entity.name).not.toBe('Premier Health');
+  });
+
   it('never names a payer from one everyday word of payers\' names, even in the header', () => {
     // "Benefit Inc." and "Benefits, Inc." (an alternate name of a Delta Dental) are one-word names.
     expect(match('Express Scripts\nPrescription Benefit')).toBeNull();
