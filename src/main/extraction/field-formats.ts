@@ -378,7 +378,9 @@ function memberName(raw: string): FormattedValue | null {
   let repairs = lostGlyphs(raw);
   // A word and a colon before the name is a caption, known or not ("Primary: JOHN SMITH"): an
   // unknown one is the reader's guess, so a repair (a known one never reaches here).
-  const caption = /^\s*\p{L}[\p{L}'.]*:\s+(?=\S+\s+\S)/u.exec(raw);
+  // So is the member's sequence number after the caption ("Member 01: JOHN SMITH"): digits
+  // alone are never a word of a name, and repaired as one they were ("OI JOHN SMITH").
+  const caption = /^\s*(?:\p{L}[\p{L}'.]*:|\d{1,3}[:.)-]?)\s+(?=\S+\s+\S)/u.exec(raw);
   if (caption) {
     raw = raw.slice(caption[0].length);
     repairs++;

@@ -339,6 +339,13 @@ describe('what a card prints after a name on its line is not the name', () => {
     expect(FIELD_FORMATS.member_name('J0HN SMITH')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
   });
 
+  it('drops the member\'s sequence number after the caption, never reading its digits as letters', () => {
+    expect(FIELD_FORMATS.member_name('01: JOHN SMITH')).toMatchObject({ value: 'JOHN SMITH' });
+    expect(FIELD_FORMATS.member_name('02 MARY A SMITH')).toMatchObject({ value: 'MARY A SMITH' });
+    // A digit inside a word is still a letter misread.
+    expect(FIELD_FORMATS.member_name('J0HN SMITH')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
+  });
+
   it('drops a caption it does not know before the name, as a repair', () => {
     expect(FIELD_FORMATS.member_name('Primary: JOHN SMITH')).toMatchObject({ value: 'JOHN SMITH', repairs: 1 });
     expect(FIELD_FORMATS.member_name('SMITH, JOHN')).toMatchObject({ value: 'JOHN SMITH', repairs: 0 });
