@@ -78,7 +78,11 @@ function findLabels(segments: Segment[]): LabelHit[] {
     const tokens = segment.words.map((w) => w.text);
     const found: (ReturnType<typeof labelAt> & {})[] = [];
     for (let i = 0; i < tokens.length; ) {
-      const match = labelAt(tokens, i, i > 0);
+      // After the PCN's caption on the same line, a plain group caption is the Rx group's
+      // ("BIN 610502 PCN ADV GRP RX2076"): NCPDP's block, in its order, printed on one line.
+      const afterRx = found.some((f) => f.field === 'rx_pcn');
+      const plain = afterRx && i > 0 && !labelAt(tokens, i, true) ? labelAt(tokens, i, false) : undefined;
+      const match = plain?.field === 'group_number' ? { ...plain, field: 'rx_group' as const } : labelAt(tokens, i, i > 0);
       if (match && !continuesAName(tokens, match)) {
         found.push(match);
         i = match.end;
@@ -286,8 +290,10 @@ function candidateFromValueWords(field: LabelledField, rest: string | undefined,
   }
   // A code's value is never an NCPDP caption: where the code is blank, the next caption is
   // what stands beside its own ("RxPCN  RxGRP 1234" never gives the PCN "RXGRP").
+  // Nor is a word of another caption: "BIN 610502 PCN ADV GRP RX2076" on one line gave the PCN
+  // "ADVGRPRX2076", sure (a plain "GRP" mid-line is no label, but it is never part of a code).
   if (!FREE_TEXT_FIELDS.has(field)) {
-    const caption = words.findIndex((w) => isNcpdpCaption(w.text));
+    const caption = words.findIndex((w, i) => isNcpdpCaption(w.text) || (i > 0 && /^\p{L}{3,}[:#.]?$/u.test(w.text) && isCaptionWord(w.text)));
     if (caption >= 0) last = Math.min(last, caption);
     if (last === 0 && !rest) return null;
   }

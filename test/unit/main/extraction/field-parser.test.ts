@@ -784,3 +784,15 @@ describe('a plan\'s name, shapeless as a code (issue 25)', () => {
     expect(card(misread).plan_name!.confidence).toBeLessThan(REVIEW_BELOW);
   });
 });
+
+describe('NCPDP\'s block printed on one line with plain captions (issue 25)', () => {
+  it('reads "BIN … PCN … GRP …" as the three codes, the PCN never running on into the next caption', () => {
+    const fields = parse(line(40, 40, 'aetna', 50), line(40, 150, 'Member: JANE DOE'), line(40, 200, 'ID: W123456789'), line(40, 500, 'BIN 610502 PCN ADV GRP RX2076'));
+    expect(values(fields)).toMatchObject({ rx_bin: '610502', rx_pcn: 'ADV', rx_group: 'RX2076' });
+    expect(fields.group_number).toBeUndefined();
+  });
+
+  it('keeps a Blue plan\'s prefix that spells a caption word at the start of an id', () => {
+    expect(parse(line(40, 150, 'Member ID: PCP 123456789')).member_id?.value).toBe('PCP123456789');
+  });
+});
