@@ -340,10 +340,11 @@ function labelledCandidates(hits: LabelHit[], segments: Segment[]): Candidate[] 
 }
 
 /**
- * Where a caption is one of several read as one segment (a table's header row printed close,
- * which the layout does not split), the words of the next line down that stand in its column:
- * from halfway to the caption before it to halfway to the caption after it. Undefined for a
- * caption alone in its segment, which `valueAt` places.
+ * Where a caption stands in a row of captions of two fields or more (a table's header printed
+ * close, which the layout may read as one segment, or whose values it may join), the words of
+ * the next line down that stand in its column: from halfway to the caption before it to halfway
+ * to the caption after it. Undefined for a caption on a line that holds anything else (a value
+ * beside it), which `valueAt` places.
  */
 function captionColumn(hit: LabelHit, hits: readonly LabelHit[], segments: readonly Segment[]): Segment | undefined {
   // The captions of the row: on the caption's line, nothing but captions, each of another

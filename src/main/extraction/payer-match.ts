@@ -243,8 +243,6 @@ function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable
   // name adds in parentheses is a qualifier even where only one word stands outside them.
   const qualifierOf = (doc: NameDoc) => (fromSiteTable ? doc.parenthesised : doc.qualifier);
   const mayLeaveOut = (doc: NameDoc, w: string) => REGION_WORDS.has(w) || qualifierOf(doc).has(w) || stateCodeOfRegion(doc.words, w);
-  // Only nameless words (or none) between two positions of the window: the words stand together.
-  const onlyFillerBetween = (from: number, to: number) => words.slice(from, to).every(nameless);
   // The name's words in its own order, close together: "HEALTH SAVINGS PLAN" over
   // "Shared In and Out of Network" does not spell "Shared Health". Across two lines a name
   // runs on from the end of the first into the start of the second ("BlueCross BlueShield" /
@@ -266,7 +264,8 @@ function scoreWindow(m: Matcher, words: string[], header: boolean, fromSiteTable
       if (first >= at || last < at) return true;
       const endBefore = Math.max(...positions.filter((p) => p < at));
       const startAfter = Math.min(...positions.filter((p) => p >= at));
-      // A word of the name said twice ("Blue Cross" / "Blue Shield") stands with it.
+      // Only nameless words or the name's own between: a word of the name said twice ("Blue
+      // Cross" / "Blue Shield") stands with it.
       const ofName = (from: number, to: number) => words.slice(from, to).every((w) => nameless(w) || doc.words.includes(w));
       return ofName(endBefore + 1, at) && ofName(at, startAfter);
     });
