@@ -922,8 +922,11 @@ export function readCardFields(pages: OcrPage[], context: ParseContext): { field
   }
 
   const bottoms = pages.map((_, i) => Math.max(0, ...segments.filter((s) => s.page === i).map((s) => s.bbox.y1)));
+  // The member's name is no evidence of the payer: "ELIZABETH W WASHINGTON" on an Oregon
+  // Medicaid card named "Medicaid Washington" (a state, a city or a brand can be a person's name).
+  const person = best.get('member_name')?.segment;
   const payer = matchPayerLines(
-    pageRows(segments).map((row) => ({
+    pageRows(segments.filter((s) => s !== person)).map((row) => ({
       text: row.map((s) => s.text).join(' '),
       confidence: meanConfidence(row.flatMap((s) => s.words)),
       header: (row[0].page === 0 && row[0].bbox.y0 < bottoms[0] / 3) || row.some((seg) => namesTheAdministrator(seg, segments)),

@@ -796,3 +796,12 @@ describe('NCPDP\'s block printed on one line with plain captions (issue 25)', ()
     expect(parse(line(40, 150, 'Member ID: PCP 123456789')).member_id?.value).toBe('PCP123456789');
   });
 });
+
+describe('the member\'s name is no evidence of the payer (issue 25)', () => {
+  it('never takes a state in a person\'s name for the payer\'s', () => {
+    // A card of "Medicaid" alone names no state's programme; the member's surname was taken for one.
+    const card = (name: string) => parseCardFields([page(line(40, 40, 'Medicaid', 50), line(40, 110, `Member: ${name}`), line(40, 160, 'ID: 225393937294'))], { entities: directoryEntities() });
+    expect(card('ELIZABETH W WASHINGTON').payer_name).toBeUndefined();
+    expect(card('ELIZABETH W WASHINGTON').member_name?.value).toBe('ELIZABETH W WASHINGTON');
+  });
+});
