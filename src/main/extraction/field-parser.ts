@@ -81,8 +81,9 @@ function findLabels(segments: Segment[]): LabelHit[] {
       // After the PCN's caption on the same line, a plain group caption is the Rx group's
       // ("BIN 610502 PCN ADV GRP RX2076"): NCPDP's block, in its order, printed on one line.
       const afterRx = found.some((f) => f.field === 'rx_pcn');
-      const plain = afterRx && i > 0 && !labelAt(tokens, i, true) ? labelAt(tokens, i, false) : undefined;
-      const match = plain?.field === 'group_number' ? { ...plain, field: 'rx_group' as const } : labelAt(tokens, i, i > 0);
+      const asRead = labelAt(tokens, i, i > 0);
+      const plain = afterRx && i > 0 && !asRead ? labelAt(tokens, i, false) : undefined;
+      const match = plain?.field === 'group_number' ? { ...plain, field: 'rx_group' as const } : asRead;
       if (match && !continuesAName(tokens, match)) {
         found.push(match);
         i = match.end;
